@@ -1,0 +1,13 @@
+//! `punct`: the PÜNCT engine. With a command on the command line it runs that command and exits.
+
+use std::process::ExitCode;
+
+use punct::cli;
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    cli::run(&args)
+}

@@ -1,0 +1,246 @@
+//! A set of cells as a 289-bit mask over the grid, with word-parallel set operations and shifts.
+
+use std::fmt;
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not, Sub};
+
+use crate::geometry::{board_cells, Cell, Dir, GRID_LEN};
+
+const WORDS: usize = GRID_LEN.div_ceil(64);
+
+/// A set of board cells. Only bits of board cells are ever set by the public API.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
+pub struct CellSet([u64; WORDS]);
+
+impl CellSet {
+    pub const EMPTY: CellSet = CellSet([0; WORDS]);
+
+    #[inline]
+    pub fn contains(&self, c: Cell) -> bool {
+        let i = c.index();
+        self.0[i / 64] >> (i % 64) & 1 != 0
+    }
+
+    #[inline]
+    pub fn insert(&mut self, c: Cell) {
+        let i = c.index();
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+
+    #[inline]
+    pub fn remove(&mut self, c: Cell) {
+        let i = c.index();
+        self.0[i / 64] &= !(1 << (i % 64));
+    }
+
+    #[inline]
+    pub fn set(&mut self, c: Cell, on: bool) {
+        if on {
+            self.insert(c)
+        } else {
+            self.remove(c)
+        }
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    #[inline]
+    pub fn intersects(&self, other: CellSet) -> bool {
+        self.0.iter().zip(other.0.iter()).any(|(a, b)| a & b != 0)
+    }
+
+    /// The raw grid bits shifted so that bit `i` of the result is bit `i + offset` of `self`.
+    /// Bits that leave the grid are dropped; the result may hold off-board bits, so callers
+    /// intersect it with a set of board cells.
+    #[inline]
+    pub fn shifted_down(&self, offset: i32) -> CellSet {
+        if offset >= 0 {
+            self.shr(offset as u32)
+        } else {
+            self.shl((-offset) as u32)
+        }
+    }
+
+    #[inline]
+    fn shr(&self, n: u32) -> CellSet {
+        let (q, r) = ((n / 64) as usize, n % 64);
+        let mut out = [0u64; WORDS];
+        for (i, o) in out.iter_mut().enumerate() {
+            let lo = if i + q < WORDS { self.0[i + q] >> r } else { 0 };
+            let hi = if r != 0 && i + q + 1 < WORDS {
+                self.0[i + q + 1] << (64 - r)
+            } else {
+                0
+            };
+            *o = lo | hi;
+        }
+        CellSet(out)
+    }
+
+    #[inline]
+    fn shl(&self, n: u32) -> CellSet {
+        let (q, r) = ((n / 64) as usize, n % 64);
+        let mut out = [0u64; WORDS];
+        for (i, o) in out.iter_mut().enumerate() {
+            let lo = if i >= q { self.0[i - q] << r } else { 0 };
+            let hi = if r != 0 && i > q {
+                self.0[i - q - 1] >> (64 - r)
+            } else {
+                0
+            };
+            *o = lo | hi;
+        }
+        CellSet(out)
+    }
+
+    /// The cells adjacent to some cell of `self` (and `self` itself), on the board.
+    pub fn expand(&self) -> CellSet {
+        let mut out = *self;
+        for d in Dir::ALL {
+            out |= self.shifted_down(d.grid_offset());
+        }
+        out & board_cells()
+    }
+
+    /// The cells of `within` connected to `self` through cells of `within`.
+    pub fn flood(&self, within: CellSet) -> CellSet {
+        let mut reached = *self & within;
+        loop {
+            let mut next = reached;
+            for d in Dir::ALL {
+                next |= reached.shifted_down(d.grid_offset());
+            }
+            next &= within;
+            if next == reached {
+                return reached;
+            }
+            reached = next;
+        }
+    }
+
+    /// The cells in increasing `(x, y)` order.
+    #[inline]
+    pub fn iter(&self) -> CellSetIter {
+        CellSetIter {
+            words: self.0,
+            word: 0,
+        }
+    }
+
+    /// The lowest cell, if any.
+    pub fn first(&self) -> Option<Cell> {
+        self.iter().next()
+    }
+}
+
+impl FromIterator<Cell> for CellSet {
+    fn from_iter<I: IntoIterator<Item = Cell>>(iter: I) -> Self {
+        let mut s = CellSet::EMPTY;
+        for c in iter {
+            s.insert(c);
+        }
+        s
+    }
+}
+
+/// Iterator over the cells of a [`CellSet`].
+pub struct CellSetIter {
+    words: [u64; WORDS],
+    word: usize,
+}
+
+impl Iterator for CellSetIter {
+    type Item = Cell;
+
+    #[inline]
+    fn next(&mut self) -> Option<Cell> {
+        while self.word < WORDS {
+            let w = self.words[self.word];
+            if w != 0 {
+                self.words[self.word] = w & (w - 1);
+                let index = self.word * 64 + w.trailing_zeros() as usize;
+                // Sets only ever hold board cells, so the lookup succeeds.
+                return Cell::from_index(index);
+            }
+            self.word += 1;
+        }
+        None
+    }
+}
+
+impl IntoIterator for CellSet {
+    type Item = Cell;
+    type IntoIter = CellSetIter;
+    fn into_iter(self) -> CellSetIter {
+        self.iter()
+    }
+}
+
+macro_rules! bitop {
+    ($tr:ident, $f:ident, $atr:ident, $af:ident, $op:tt) => {
+        impl $tr for CellSet {
+            type Output = CellSet;
+            #[inline]
+            fn $f(self, rhs: CellSet) -> CellSet {
+                let mut out = self;
+                for i in 0..WORDS {
+                    out.0[i] = self.0[i] $op rhs.0[i];
+                }
+                out
+            }
+        }
+        impl $atr for CellSet {
+            #[inline]
+            fn $af(&mut self, rhs: CellSet) {
+                *self = *self $op rhs;
+            }
+        }
+    };
+}
+bitop!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
+bitop!(BitOr, bitor, BitOrAssign, bitor_assign, |);
+
+impl BitXor for CellSet {
+    type Output = CellSet;
+    #[inline]
+    fn bitxor(self, rhs: CellSet) -> CellSet {
+        let mut out = self;
+        for i in 0..WORDS {
+            out.0[i] ^= rhs.0[i];
+        }
+        out
+    }
+}
+
+impl Sub for CellSet {
+    type Output = CellSet;
+    #[inline]
+    fn sub(self, rhs: CellSet) -> CellSet {
+        let mut out = self;
+        for i in 0..WORDS {
+            out.0[i] &= !rhs.0[i];
+        }
+        out
+    }
+}
+
+/// The complement within the board.
+impl Not for CellSet {
+    type Output = CellSet;
+    fn not(self) -> CellSet {
+        board_cells() - self
+    }
+}
+
+impl fmt::Debug for CellSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}

@@ -1,0 +1,186 @@
+//! Legal move generation: drops by word-parallel shape masks, shifts by walking the six lines
+//! from each unblocked piece with the piece lifted off.
+
+use crate::cellset::CellSet;
+use crate::geometry::{central_cells, Cell, Dir};
+use crate::moves::Move;
+use crate::piece::{placement_table, Colour, Kind, Placement};
+use crate::position::{Position, Variant, PIECES_PER_PLAYER};
+
+/// Receives generated moves; lets perft count drops without listing them.
+pub trait MoveSink {
+    /// Drops of `kind` in orientation `orientation` with the PÜNCT on each cell of `puncts`.
+    fn drops(&mut self, kind: Kind, orientation: u8, puncts: CellSet);
+    /// A shift of the piece whose PÜNCT is on `from`.
+    fn shift(&mut self, from: Cell, to: Placement);
+}
+
+impl MoveSink for Vec<Move> {
+    #[inline]
+    fn drops(&mut self, kind: Kind, orientation: u8, puncts: CellSet) {
+        for p in puncts {
+            self.push(Move::Drop(Placement::new_unchecked(kind, p, orientation)));
+        }
+    }
+
+    #[inline]
+    fn shift(&mut self, from: Cell, to: Placement) {
+        self.push(Move::Shift { from, to });
+    }
+}
+
+/// Counts moves without storing them.
+#[derive(Default)]
+pub struct MoveCounter(pub u64);
+
+impl MoveSink for MoveCounter {
+    #[inline]
+    fn drops(&mut self, _: Kind, _: u8, puncts: CellSet) {
+        self.0 += puncts.len() as u64;
+    }
+
+    #[inline]
+    fn shift(&mut self, _: Cell, _: Placement) {
+        self.0 += 1;
+    }
+}
+
+impl Position {
+    /// The cells where the side to move may put dots of a dropped piece (RULES.md 4.1).
+    pub fn drop_area(&self) -> CellSet {
+        let empty = self.empty_cells();
+        let first_white_drop = self.side_to_move() == Colour::White
+            && self.hand_total(Colour::White) == PIECES_PER_PLAYER;
+        match self.variant() {
+            Variant::Standard => empty - central_cells(),
+            Variant::Basic if first_white_drop => empty - central_cells(),
+            Variant::Basic => empty,
+        }
+    }
+
+    /// Feeds every legal move except a pass to `sink` (nothing once the game is over).
+    pub fn generate<S: MoveSink>(&self, sink: &mut S) {
+        if self.is_finished() {
+            return;
+        }
+        self.generate_drops(sink);
+        self.generate_shifts(sink);
+    }
+
+    /// Every legal move: a pass only when nothing else is legal, nothing when the game is over.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut moves = Vec::with_capacity(1024);
+        self.legal_moves_into(&mut moves);
+        moves
+    }
+
+    /// [`Position::legal_moves`] into a reused buffer (cleared first).
+    pub fn legal_moves_into(&self, moves: &mut Vec<Move>) {
+        moves.clear();
+        self.generate(moves);
+        if moves.is_empty() && !self.is_finished() {
+            moves.push(Move::Pass);
+        }
+    }
+
+    /// The number of legal moves, counted without listing them.
+    pub fn count_legal_moves(&self) -> u64 {
+        let mut counter = MoveCounter::default();
+        self.generate(&mut counter);
+        if counter.0 == 0 && !self.is_finished() {
+            1
+        } else {
+            counter.0
+        }
+    }
+
+    fn generate_drops<S: MoveSink>(&self, sink: &mut S) {
+        let side = self.side_to_move();
+        let area = self.drop_area();
+        for kind in Kind::ALL {
+            if self.in_hand(side, kind) == 0 {
+                continue;
+            }
+            for o in 0..kind.orientations() {
+                let [a, b] = kind.minor_offsets(o);
+                // A PÜNCT on p is possible when p, p+a and p+b are all in the area; a step off
+                // the board never wraps onto a board cell (see geometry), so shifts are exact.
+                let puncts = area & area.shifted_down(a) & area.shifted_down(b);
+                if !puncts.is_empty() {
+                    sink.drops(kind, o, puncts);
+                }
+            }
+        }
+    }
+
+    fn generate_shifts<S: MoveSink>(&self, sink: &mut S) {
+        let side = self.side_to_move();
+        let raw = self.raw();
+        let table = placement_table();
+        let mut height = *raw.height;
+        let mut own = self.top_view(side);
+        for (id, piece) in raw.pieces.iter().enumerate() {
+            let Some(piece) = *piece else { continue };
+            if piece.colour != side {
+                continue;
+            }
+            let cells = piece.placement.cells();
+            let on_top = cells.iter().all(|c| {
+                let i = c.index();
+                raw.stacks[i][raw.stack_len[i] as usize - 1] as usize == id
+            });
+            if !on_top {
+                continue;
+            }
+            // Lift the piece: heights and top colours below it.
+            for c in cells {
+                let i = c.index();
+                let len = raw.stack_len[i] as usize;
+                if len >= 2 {
+                    let below =
+                        raw.pieces[raw.stacks[i][len - 2] as usize].expect("stacked piece exists");
+                    height[i] = below.level + 1;
+                    own.set(c, below.colour == side);
+                } else {
+                    height[i] = 0;
+                    own.remove(c);
+                }
+            }
+            let kind = piece.placement.kind();
+            let from = piece.placement.punct();
+            let old_orientation = piece.placement.orientation();
+            let mut try_target = |t: Cell| {
+                let base = Placement::slot(kind, t, 0);
+                for o in 0..kind.orientations() {
+                    let Some([c0, c1, c2]) = table[base + o as usize] else {
+                        continue;
+                    };
+                    let (h0, h1, h2) = (height[c0.index()], height[c1.index()], height[c2.index()]);
+                    let level = h0.max(h1).max(h2);
+                    let stable = match kind {
+                        Kind::T => h0 == level && h1 == level && h2 == level,
+                        Kind::S | Kind::L | Kind::R => h0 == level && h2 == level,
+                        Kind::C | Kind::A => h1 == level && h2 == level,
+                    };
+                    if stable
+                        && (level == 0 || (h0 > 0 && own.contains(c0)))
+                        && (t != from || o != old_orientation)
+                    {
+                        sink.shift(from, Placement::from_slot(base + o as usize));
+                    }
+                }
+            };
+            try_target(from);
+            for d in Dir::ALL {
+                for &t in from.ray(d) {
+                    try_target(t);
+                }
+            }
+            // Put it back.
+            for c in cells {
+                height[c.index()] = piece.level + 1;
+                own.insert(c);
+            }
+        }
+    }
+}
