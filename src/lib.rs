@@ -7,6 +7,7 @@
 
 pub mod cellset;
 pub mod cli;
+pub mod engine;
 pub mod geometry;
 pub mod legality;
 pub mod movegen;
@@ -15,6 +16,7 @@ pub mod notation;
 pub mod perft;
 pub mod piece;
 pub mod position;
+pub mod referee;
 mod zobrist;
 
 pub use cellset::CellSet;

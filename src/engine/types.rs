@@ -1,0 +1,107 @@
+//! The types shared by the protocol side and the search: what to search (`Limits`), how to
+//! stop it (`SearchControl`), and what it reports (`SearchInfo`, `SearchResult`).
+//!
+//! The search knows nothing of stdin or stdout: it gets a position, `Limits`, a
+//! `SearchControl` and a callback for `SearchInfo`, and returns a `SearchResult`.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use crate::moves::Move;
+
+/// The limits of one search, as given by `go` (clocks already resolved to the side to move).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Limits {
+    /// Maximum depth in plies.
+    pub depth: Option<u32>,
+    /// Maximum nodes.
+    pub nodes: Option<u64>,
+    /// Exact time for this move.
+    pub movetime: Option<Duration>,
+    /// Time left on the side to move's clock.
+    pub time_left: Option<Duration>,
+    /// Increment of the side to move.
+    pub increment: Duration,
+    /// Moves to the next time control (None: sudden death).
+    pub movestogo: Option<u32>,
+    /// Search until `stop`.
+    pub infinite: bool,
+    /// Restrict the root to these moves (empty: all).
+    pub searchmoves: Vec<Move>,
+    /// Number of principal variations to report (1 = normal).
+    pub multipv: usize,
+    /// Time kept back per move for communication (the `Move Overhead` option).
+    pub move_overhead: Duration,
+}
+
+/// Shared flags between the protocol loop and a running search.
+#[derive(Debug, Default)]
+pub struct SearchControl {
+    /// Set by `stop`/`quit`: end the search as soon as possible. Reset before each search
+    /// by the side that starts it, so a `stop` sent right after `go` is never lost.
+    pub stop: AtomicBool,
+    /// True while pondering: time limits do not run until `ponderhit` clears it.
+    pub pondering: AtomicBool,
+}
+
+impl SearchControl {
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    pub fn is_pondering(&self) -> bool {
+        self.pondering.load(Ordering::Relaxed)
+    }
+}
+
+/// A score from the side to move's point of view.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawn-like units.
+    Cp(i32),
+    /// Full moves to a win (positive) or to a loss (negative), as UCI's `mate`.
+    Mate(i32),
+}
+
+/// Whether a reported score is exact or a bound (aspiration fail high/low).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+/// One `info` line's worth of search progress.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchInfo {
+    pub depth: u32,
+    pub seldepth: u32,
+    /// 1-based index of this line with MultiPV.
+    pub multipv: usize,
+    pub score: Score,
+    pub bound: Bound,
+    pub nodes: u64,
+    pub time: Duration,
+    /// Per mille of the transposition table in use.
+    pub hashfull: u32,
+    pub pv: Vec<Move>,
+}
+
+impl SearchInfo {
+    pub fn nps(&self) -> u64 {
+        let us = self.time.as_micros().max(1) as u64;
+        self.nodes.saturating_mul(1_000_000) / us
+    }
+}
+
+/// What a finished search returns.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    /// None only when the position has no legal move (finished game).
+    pub best: Option<Move>,
+    pub ponder: Option<Move>,
+    pub score: Score,
+    pub depth: u32,
+    pub nodes: u64,
+    pub time: Duration,
+}

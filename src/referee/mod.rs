@@ -1,0 +1,1 @@
+//! The referee: plays PÜNCT engines against each other and reports results.
