@@ -1,1 +1,3 @@
 //! The referee: plays PÜNCT engines against each other and reports results.
+
+pub mod timecontrol;
