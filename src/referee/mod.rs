@@ -1,3 +1,4 @@
 //! The referee: plays PÜNCT engines against each other and reports results.
 
+pub mod stats;
 pub mod timecontrol;
