@@ -1,4 +1,5 @@
 //! The referee: plays PÜNCT engines against each other and reports results.
 
+pub mod sprt;
 pub mod stats;
 pub mod timecontrol;
