@@ -166,7 +166,7 @@ fn play_games(variant: Variant, seed: u64, run: &Run) -> Features {
             assert_eq!(sorted.len(), moves.len(), "a move generated twice in {pos}");
             assert!(!moves.is_empty(), "an unfinished game has a move in {pos}");
 
-            if (pos.ply() + game as u32) % run.full_every == 0 {
+            if (pos.ply() + game as u32).is_multiple_of(run.full_every) {
                 check_full_agreement(&pos, &board, &moves);
                 for &mv in &moves {
                     check_move_notation(mv);
