@@ -2,6 +2,7 @@
 //! playouts, and conversions between the library and the simple model.
 #![allow(dead_code)]
 
+pub mod clauses;
 pub mod simple_rules;
 
 use punct::{Colour, EndReason, Move, Outcome, Position, Variant};
