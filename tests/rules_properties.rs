@@ -25,8 +25,8 @@ struct Run {
 fn run() -> Run {
     if exhaustive() {
         Run {
-            games: 3000,
-            full_every: 1,
+            games: 2000,
+            full_every: 2,
         }
     } else {
         Run {
@@ -168,7 +168,13 @@ fn play_games(variant: Variant, seed: u64, run: &Run) -> Features {
 
             if (pos.ply() + game as u32).is_multiple_of(run.full_every) {
                 check_full_agreement(&pos, &board, &moves);
-                for &mv in &moves {
+                // Every move's notation when exhaustive, else a sample (the list is long).
+                let step = if exhaustive() {
+                    1
+                } else {
+                    1 + moves.len() / 64
+                };
+                for &mv in moves.iter().step_by(step) {
                     check_move_notation(mv);
                 }
                 let reread = parse_position(&pos.to_string(), variant).unwrap();
