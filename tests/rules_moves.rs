@@ -252,6 +252,9 @@ fn stability_of_pieces_with_ends() {
     legal(&rails("We3e4f5"), "e3-e10e11f12");
     legal(&rails("Wf3f4e4"), "f3-f10g11g12");
     illegal(&rails("We3e4f5"), "e3-e9e10f11", Why::NotStable);
+    illegal(&rails("Wf3f4e4"), "f3-f10f11e11", Why::NotStable);
+    // A: one end (e10) on the rail, the other (g11) on the empty row.
+    illegal(&rails("Wf3f4g3"), "f3-f11e10g11", Why::NotStable);
     // C and A: the two minor dots are the ends (here both on the high rails).
     legal(&high_rails("We3e2e4", 'W'), "e3-e11e10e12");
     legal(&high_rails("Wf3f4g3", 'W'), "f3-f11e10f12");
@@ -329,4 +332,27 @@ fn pass_only_when_nothing_else_is_legal() {
     let pos = rails("We3e2e1");
     illegal(&pos, "pass", Why::PassWithMovesLeft);
     assert!(!pos.legal_moves().contains(&Move::Pass));
+}
+
+// ----- Repetition count (no rule uses it; the engine and referee will) -----
+
+#[test]
+fn repetitions_count_returns_to_the_same_position() {
+    let mut pos = rails("We3e2e1");
+    let start = pos.to_string();
+    assert_eq!(pos.repetitions(), 1);
+    let cycle = ["e3-e3f3g3", "o14-o14p15q16", "e3-e3e2e1", "o14-o14o15o16"];
+    for expected in [2, 3, 4] {
+        for (i, m) in cycle.iter().enumerate() {
+            pos.play(mv(m)).unwrap();
+            if i < 3 {
+                assert_eq!(pos.repetitions(), expected - 1, "{m}");
+            }
+        }
+        assert_eq!(pos.repetitions(), expected);
+    }
+    assert_eq!(pos.to_string().split(' ').next(), start.split(' ').next());
+    // A drop is irreversible: the count starts again.
+    pos.play(mv("a2a3a4")).unwrap();
+    assert_eq!(pos.repetitions(), 1);
 }
