@@ -127,8 +127,10 @@ fn check_position_text(text: &str) {
                         fields[2].starts_with(s.as_str()) && shown.contains(s.as_str())
                     }
                     PositionError::PlyTooSmall { ply, .. } => shown.contains(&ply.to_string()),
-                    PositionError::FieldCount(n) => {
-                        *n == fields.len() && shown.contains(&n.to_string())
+                    PositionError::FieldCount(t, n) => {
+                        *n == fields.len()
+                            && shown.contains(&n.to_string())
+                            && shown.contains(t.trim_end_matches('…'))
                     }
                 };
                 assert!(named, "error {shown:?} for {text:?}");
