@@ -5,7 +5,12 @@
 //! `timeman`, `params`, `bench`. They meet only through `types`.
 
 pub mod bench;
+pub mod command;
 pub mod evaluate;
+pub mod fmt;
+pub mod options;
 pub mod params;
 pub mod search;
+pub mod session;
 pub mod types;
+pub mod uci;
