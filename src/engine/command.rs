@@ -74,10 +74,17 @@ pub struct Parsed {
 /// Longest token quoted back in an error message.
 const QUOTE_LEN: usize = 40;
 
-/// A token for an error message, cut short when long.
+/// A token for an error message, cut short when long, control characters escaped.
 pub fn quote(token: &str) -> String {
-    let mut s: String = token.chars().take(QUOTE_LEN).collect();
-    if s.len() < token.len() {
+    let mut s = String::new();
+    for c in token.chars().take(QUOTE_LEN) {
+        if c.is_control() {
+            s.extend(c.escape_default());
+        } else {
+            s.push(c);
+        }
+    }
+    if token.chars().nth(QUOTE_LEN).is_some() {
         s.push('…');
     }
     format!("'{s}'")
@@ -421,6 +428,8 @@ mod tests {
         assert!(err("query").contains("query needs"));
         assert!(err("query islegal").contains("needs a move"));
         assert!(err("query colour").contains("'colour'"));
+        // Control characters are not echoed raw.
+        assert!(err("\u{1b}[2J").contains("'\\u{1b}[2J'"));
         // A long token is quoted short.
         let long = "x".repeat(10_000);
         assert!(err(&long).len() < 200);

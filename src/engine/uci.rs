@@ -228,11 +228,7 @@ impl Worker {
 
     fn work(&mut self, work: Work, ctl: &SearchControl) {
         match work {
-            Work::Search(job) => {
-                let id = job.id;
-                self.search(job, ctl);
-                let _ = self.done.send(id);
-            }
+            Work::Search(job) => self.search(job, ctl),
             Work::Perft { pos, depth } => self.perft(pos, depth, ctl),
             Work::Bench { depth } => {
                 let report = bench::run(&mut self.searcher, depth);
@@ -311,6 +307,9 @@ impl Worker {
         );
         self.out.line(&fmt::info_line(&info));
         let ponder = if job.omit_ponder { None } else { ponder };
+        // Told before the client can see bestmove, so a `go` sent in answer to it never finds
+        // this search still running.
+        let _ = self.done.send(job.id);
         self.out.line(&fmt::bestmove_line(best, ponder));
     }
 }
@@ -430,6 +429,9 @@ pub fn run_with(
         let effects = select! {
             recv(line_rx) -> line => match line.unwrap_or(InputLine::Eof) {
                 InputLine::Line(text) => {
+                    while let Ok(id) = done_rx.try_recv() {
+                        session.search_done(id);
+                    }
                     out.input(&text);
                     match parse_line(&text) {
                         Ok(Some(parsed)) => session.handle(parsed),
