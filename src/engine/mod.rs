@@ -6,6 +6,10 @@
 
 pub mod bench;
 pub mod evaluate;
+pub mod movepick;
 pub mod params;
 pub mod search;
+pub mod threats;
+pub mod timeman;
+pub mod tt;
 pub mod types;
