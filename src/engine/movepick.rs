@@ -1,0 +1,187 @@
+//! Selective move lists: every legal move gets a cheap score from per-space weights (own and
+//! opponent's near-shortest paths, contact, the centre as the last drop nears) plus history;
+//! a node searches the TT move, every move that may stop an opponent's one-move threat, and
+//! the best `width` of the rest.
+
+use std::cmp::Reverse;
+
+use crate::cellset::CellSet;
+use crate::engine::evaluate::centre_phase;
+use crate::engine::params::Params;
+use crate::engine::threats::{distance_within, path_zone, threat_zone};
+use crate::geometry::{central_cells, GRID_LEN};
+use crate::moves::Move;
+use crate::piece::PLACEMENT_SLOTS;
+use crate::position::Position;
+
+/// Paths longer than this are not worth steering the ordering.
+const ZONE_CAP: u32 = 24;
+/// Near-shortest paths: at most this much longer than the shortest.
+const ZONE_SLACK: u32 = 1;
+const KILLER_BONUS: i32 = 1 << 16;
+
+pub struct MovePicker {
+    /// Per ply: the moves to search, with whether each is exempt from reductions.
+    lists: Vec<Vec<(Move, bool)>>,
+    all: Vec<Move>,
+    scored: Vec<(i32, u32)>,
+    weights: Vec<i32>,
+    /// Cells of own pieces that lie on own near paths: lifting them costs.
+    lift_penalty: Vec<i32>,
+}
+
+impl MovePicker {
+    pub fn new(plies: usize) -> MovePicker {
+        MovePicker {
+            lists: vec![Vec::new(); plies],
+            all: Vec::with_capacity(8192),
+            scored: Vec::with_capacity(8192),
+            weights: vec![0; GRID_LEN],
+            lift_penalty: vec![0; GRID_LEN],
+        }
+    }
+
+    #[inline]
+    pub fn len(&self, ply: usize) -> usize {
+        self.lists[ply].len()
+    }
+
+    #[inline]
+    pub fn get(&self, ply: usize, i: usize) -> (Move, bool) {
+        self.lists[ply][i]
+    }
+
+    fn compute_weights(&mut self, pos: &Position, params: &Params) {
+        self.weights.iter_mut().for_each(|w| *w = 0);
+        self.lift_penalty.iter_mut().for_each(|w| *w = 0);
+        let us = pos.side_to_move();
+        let empty = pos.empty_cells();
+        let add = |set: CellSet, w: i32, out: &mut Vec<i32>| {
+            if w != 0 {
+                for c in set {
+                    out[c.index()] += w;
+                }
+            }
+        };
+        for (colour, weight) in [(us, params.order_own_path), (!us, params.order_opp_path)] {
+            let own = pos.top_view(colour);
+            let opp = pos.top_view(!colour);
+            let d = distance_within(own, empty, opp, params.opp_cover_cost, ZONE_CAP);
+            if d <= ZONE_CAP {
+                let zone = path_zone(own, empty, opp, params.opp_cover_cost, d + ZONE_SLACK);
+                add(zone - own, weight, &mut self.weights);
+                if colour == us {
+                    add(zone & own, weight, &mut self.lift_penalty);
+                } else {
+                    // Covering the opponent's path dots (by a shift) blocks too.
+                    add(zone & own, weight, &mut self.weights);
+                }
+            }
+        }
+        let own = pos.top_view(us);
+        add(own.expand() - own, params.order_contact, &mut self.weights);
+        let centre_w = params.order_centre * centre_phase(pos) / 256;
+        add(central_cells() - own, centre_w, &mut self.weights);
+    }
+
+    #[inline]
+    fn score(&self, pos: &Position, mv: Move, params: &Params, history: &[i32]) -> i32 {
+        let Some(pl) = mv.placement() else { return 0 };
+        let mut s: i32 = pl.cells().iter().map(|c| self.weights[c.index()]).sum();
+        if let Move::Shift { from, .. } = mv {
+            if let Some(id) = pos.top_piece(from) {
+                let old = pos.piece(id).placement;
+                s -= old
+                    .cells()
+                    .iter()
+                    .map(|c| self.lift_penalty[c.index()])
+                    .sum::<i32>();
+            }
+        }
+        let h = history[pos.side_to_move().index() * PLACEMENT_SLOTS + pl.index()];
+        s * 16 + h / params.history_div.max(1)
+    }
+
+    /// All `moves` sorted best first (for the root's first iteration).
+    pub fn order_root(
+        &mut self,
+        pos: &Position,
+        moves: &[Move],
+        params: &Params,
+        history: &[i32],
+    ) -> Vec<Move> {
+        self.compute_weights(pos, params);
+        let mut scored: Vec<(i32, usize)> = moves
+            .iter()
+            .enumerate()
+            .map(|(i, &m)| (self.score(pos, m, params, history), i))
+            .collect();
+        scored.sort_by_key(|&(s, i)| (Reverse(s), i));
+        scored.into_iter().map(|(_, i)| moves[i]).collect()
+    }
+
+    /// Fills the list for `ply`: the TT move, threat stoppers (capped), then the best `width`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn pick(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        width: usize,
+        block_cap: usize,
+        tt_move: Option<Move>,
+        killers: [Option<Move>; 2],
+        params: &Params,
+        history: &[i32],
+    ) {
+        let mut all = std::mem::take(&mut self.all);
+        pos.legal_moves_into(&mut all);
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        list.clear();
+        if all.len() <= 1 {
+            list.extend(all.iter().map(|&m| (m, true)));
+        } else {
+            self.compute_weights(pos, params);
+            let threat = threat_zone(pos);
+            let mut blockers: Vec<(i32, u32)> = Vec::new();
+            self.scored.clear();
+            for (i, &mv) in all.iter().enumerate() {
+                if Some(mv) == tt_move {
+                    list.push((mv, true));
+                    continue;
+                }
+                let mut s = self.score(pos, mv, params, history);
+                if killers.contains(&Some(mv)) {
+                    s += KILLER_BONUS;
+                }
+                let blocks = match (threat, mv.placement()) {
+                    (Some(zone), Some(pl)) => pl.cells().iter().any(|&c| zone.contains(c)),
+                    _ => false,
+                };
+                if blocks {
+                    blockers.push((s, i as u32));
+                } else {
+                    self.scored.push((s, i as u32));
+                }
+            }
+            take_best(&mut blockers, block_cap);
+            list.extend(blockers.iter().map(|&(_, i)| (all[i as usize], true)));
+            let mut scored = std::mem::take(&mut self.scored);
+            take_best(&mut scored, width);
+            list.extend(scored.iter().map(|&(_, i)| (all[i as usize], false)));
+            self.scored = scored;
+        }
+        self.lists[ply] = list;
+        self.all = all;
+    }
+}
+
+/// Keeps the `n` best (highest score, then lowest index) in order.
+fn take_best(v: &mut Vec<(i32, u32)>, n: usize) {
+    let key = |&(s, i): &(i32, u32)| (Reverse(s), i);
+    if v.len() > n && n > 0 {
+        v.select_nth_unstable_by_key(n - 1, key);
+        v.truncate(n);
+    }
+    v.truncate(n);
+    v.sort_unstable_by_key(key);
+}
