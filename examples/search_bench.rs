@@ -14,17 +14,37 @@ fn main() {
     let mut searcher = Searcher::new(16);
     match args.first().map(String::as_str) {
         Some("bench") | None => {
-            let depth = args.get(1).and_then(|d| d.parse().ok()).unwrap_or(bench::DEFAULT_DEPTH);
+            let depth = args
+                .get(1)
+                .and_then(|d| d.parse().ok())
+                .unwrap_or(bench::DEFAULT_DEPTH);
             let r = bench::run(&mut searcher, depth);
-            println!("positions {} nodes {} time {:?} nps {}", r.positions, r.nodes, r.time, r.nps());
+            println!(
+                "positions {} nodes {} time {:?} nps {}",
+                r.positions,
+                r.nodes,
+                r.time,
+                r.nps()
+            );
         }
         Some("go") => {
             let depth: u32 = args[1].parse().unwrap();
             let text = args[2..].join(" ");
             let pos = parse_position(&text, Variant::Standard).unwrap();
-            let limits = Limits { depth: Some(depth), ..Limits::default() };
+            let limits = Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            };
             let r = searcher.search(&pos, &limits, &SearchControl::default(), &mut |i| {
-                println!("info depth {} score {:?} nodes {} nps {} time {:?} pv {:?}", i.depth, i.score, i.nodes, i.nps(), i.time, i.pv)
+                println!(
+                    "info depth {} score {:?} nodes {} nps {} time {:?} pv {:?}",
+                    i.depth,
+                    i.score,
+                    i.nodes,
+                    i.nps(),
+                    i.time,
+                    i.pv
+                )
             });
             println!("{r:?}");
         }
@@ -39,8 +59,12 @@ fn main() {
                     let mv = if pos.ply() < random {
                         *pos.legal_moves().choose(&mut rng).unwrap()
                     } else {
-                        let limits = Limits { depth: Some(depth), ..Limits::default() };
-                        let r = searcher.search(&pos, &limits, &SearchControl::default(), &mut |_| {});
+                        let limits = Limits {
+                            depth: Some(depth),
+                            ..Limits::default()
+                        };
+                        let r =
+                            searcher.search(&pos, &limits, &SearchControl::default(), &mut |_| {});
                         r.best.unwrap()
                     };
                     pos.make(mv);

@@ -244,7 +244,9 @@ impl Worker<'_> {
                 time: self.clock.elapsed(),
             };
         }
-        let ordered = self.picker.order_root(pos, &moves, self.params, self.history);
+        let ordered = self
+            .picker
+            .order_root(pos, &moves, self.params, self.history);
         let mut root: Vec<RootMove> = ordered
             .into_iter()
             .map(|mv| RootMove {
@@ -276,8 +278,8 @@ impl Worker<'_> {
                 let info = self.info(depth, i + 1, rm.score, Bound::Exact, &rm.pv);
                 report(&info);
             }
-            let mate_found = best_score.abs() >= MATE_BOUND
-                && (MATE - best_score.abs()) as u32 <= depth;
+            let mate_found =
+                best_score.abs() >= MATE_BOUND && (MATE - best_score.abs()) as u32 <= depth;
             let timed = !limits.infinite && !self.clock.pondering;
             if timed && (mate_found || root.len() == 1) {
                 break;
@@ -297,7 +299,14 @@ impl Worker<'_> {
         }
     }
 
-    fn info(&self, depth: u32, multipv: usize, score: i32, bound: Bound, pv: &[Move]) -> SearchInfo {
+    fn info(
+        &self,
+        depth: u32,
+        multipv: usize,
+        score: i32,
+        bound: Bound,
+        pv: &[Move],
+    ) -> SearchInfo {
         SearchInfo {
             depth,
             seldepth: (self.seldepth as u32).max(depth),
@@ -357,7 +366,9 @@ impl Worker<'_> {
         let width = if depth == 1 {
             root.len()
         } else {
-            (self.params.root_width as usize).max(multipv).min(root.len())
+            (self.params.root_width as usize)
+                .max(multipv)
+                .min(root.len())
         };
         let mut alpha = alpha_in;
         let mut best = -INFINITY;
@@ -447,7 +458,14 @@ impl Worker<'_> {
         self.aborted
     }
 
-    fn negamax(&mut self, pos: &mut Position, depth: i32, ply: usize, alpha: i32, beta: i32) -> i32 {
+    fn negamax(
+        &mut self,
+        pos: &mut Position,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
         self.pv[ply].clear();
         if self.aborted
             || self.nodes >= self.node_limit

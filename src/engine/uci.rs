@@ -366,17 +366,22 @@ fn final_info(
         hashfull,
         pv: Vec::new(),
     });
+    let reported = info.pv.first().is_some() && info.pv.first().copied() == best;
     if let Some(r) = result {
-        info.depth = r.depth;
-        info.seldepth = info.seldepth.max(r.depth);
-        info.score = r.score;
-        info.bound = Bound::Exact;
+        // The last report for the best move is the last complete word on its score; the
+        // result's own score is used when no report shows that move.
+        if !reported {
+            info.depth = r.depth;
+            info.seldepth = info.seldepth.max(r.depth);
+            info.score = r.score;
+            info.bound = Bound::Exact;
+        }
         info.nodes = r.nodes;
         info.time = r.time;
     }
     info.multipv = 1;
     info.hashfull = hashfull;
-    if info.pv.first().copied() != best {
+    if !reported {
         info.pv = best.into_iter().chain(ponder).collect();
     }
     info
