@@ -366,7 +366,7 @@ fn final_info(
         hashfull,
         pv: Vec::new(),
     });
-    let reported = info.pv.first().is_some() && info.pv.first().copied() == best;
+    let reported = !info.pv.is_empty() && info.pv.first().copied() == best;
     if let Some(r) = result {
         // The last report for the best move is the last complete word on its score; the
         // result's own score is used when no report shows that move.
