@@ -163,7 +163,7 @@ pub fn board_drawing(pos: &Position) -> String {
     );
     let _ = writeln!(
         s,
-        "Rows: the space on column x and row y is at (x, y); names like i9"
+        "Columns a..q left to right; in a column the row number grows upwards (a2 below a3)"
     );
 
     let mut stacks = Vec::new();

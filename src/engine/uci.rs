@@ -297,7 +297,8 @@ impl Worker {
         while !ctl.stopped() && (ctl.is_pondering() || job.limits.infinite) {
             let _ = self.wake.recv_timeout(Duration::from_millis(50));
         }
-        let (best, ponder) = checked_moves(&job, result.as_ref(), &self.out);
+        let (best, ponder) =
+            checked_moves(&job, result.as_ref(), throttle.latest.as_ref(), &self.out);
         let info = final_info(
             result.as_ref(),
             throttle.latest,
@@ -319,6 +320,7 @@ impl Worker {
 fn checked_moves(
     job: &SearchJob,
     result: Option<&SearchResult>,
+    latest: Option<&SearchInfo>,
     out: &Output,
 ) -> (Option<Move>, Option<Move>) {
     let pos = &job.pos;
@@ -338,7 +340,11 @@ fn checked_moves(
         best = fallback;
     }
     let ponder = best.and_then(|b| {
-        let p = result?.ponder?;
+        // The search's ponder move, else the reply in the last reported line of the best move.
+        let from_pv = latest
+            .filter(|i| i.pv.first() == Some(&b))
+            .and_then(|i| i.pv.get(1).copied());
+        let p = result.and_then(|r| r.ponder).or(from_pv)?;
         let mut after = pos.clone();
         after.make(b);
         after.check_move(p).is_ok().then_some(p)
