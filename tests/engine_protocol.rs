@@ -604,3 +604,35 @@ fn variant_option_and_command_line_flag() {
     e.send("position startpos moves c5c6d6 i9i10j10");
     assert_eq!(errors(&e.sync()).len(), 1);
 }
+
+#[test]
+fn random_bytes_never_kill_the_engine() {
+    let mut e = Engine::start();
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut sent = 0;
+    for _ in 0..300 {
+        let len = (next() % 200) as usize;
+        let mut line: Vec<u8> = (0..len).map(|_| (next() % 256) as u8).collect();
+        line.retain(|&b| b != b'\n');
+        line.push(b'\n');
+        e.send_bytes(&line);
+        sent += 1;
+    }
+    let lines = e.sync();
+    // Each line was one unknown command (or blank): never more than one error line per line.
+    assert!(errors(&lines).len() <= sent, "{}", lines.len());
+    assert!(
+        lines.iter().all(|l| l.starts_with("info string error: ")),
+        "{lines:#?}"
+    );
+    e.send("position startpos");
+    e.send("go depth 1");
+    let lines = e.until("bestmove", LONG);
+    legal_bestmove(lines.last().unwrap(), &Position::new(Variant::Standard));
+}

@@ -864,4 +864,109 @@ mod tests {
         assert_eq!(errors(&run(&mut s, "xyzzy")).len(), 1);
         assert_eq!(errors(&run(&mut s, "query what")).len(), 1);
     }
+
+    #[test]
+    fn random_lines_never_panic_and_keep_the_state_consistent() {
+        const WORDS: &[&str] = &[
+            "uci",
+            "ugi",
+            "isready",
+            "debug",
+            "on",
+            "off",
+            "setoption",
+            "name",
+            "value",
+            "Hash",
+            "Variant",
+            "basic",
+            "standard",
+            "Move",
+            "Overhead",
+            "Clear",
+            "Ponder",
+            "true",
+            "MultiPV",
+            "Seed",
+            "ucinewgame",
+            "position",
+            "startpos",
+            "fen",
+            "moves",
+            "go",
+            "wtime",
+            "btime",
+            "p1inc",
+            "movestogo",
+            "movetime",
+            "depth",
+            "nodes",
+            "mate",
+            "infinite",
+            "ponder",
+            "searchmoves",
+            "perft",
+            "stop",
+            "ponderhit",
+            "d",
+            "eval",
+            "bench",
+            "query",
+            "gameover",
+            "p1turn",
+            "result",
+            "islegal",
+            "help",
+            "0",
+            "1",
+            "-1",
+            "99999999999999999999",
+            "w",
+            "b",
+            "-",
+            "pass",
+            "0000",
+            "c5c6d6",
+            "f5f6f7",
+            "i9",
+            "c5-c5b4b5",
+            "Wc5c6d6/Bf5f6f7",
+            "Wc5c6d6",
+            "\u{fffd}",
+            "#",
+            "x",
+        ];
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut s = new();
+        for _ in 0..20_000 {
+            let n = 1 + next() % 8;
+            let line: Vec<&str> = (0..n)
+                .map(|_| WORDS[(next() % WORDS.len() as u64) as usize])
+                .collect();
+            let line = line.join(" ");
+            let before = s.position().clone();
+            let out = run(&mut s, &line);
+            if line.starts_with("position") && !errors(&out).is_empty() {
+                assert_eq!(s.position(), &before, "{line}");
+            }
+            if let Some(job) = search_job(&out) {
+                assert!(!job.pos.is_finished(), "{line}");
+                for mv in &job.limits.searchmoves {
+                    assert!(job.pos.check_move(*mv).is_ok(), "{line}");
+                }
+                s.search_done(job.id);
+            }
+            let printed = printed(&out);
+            assert!(
+                printed.iter().all(|l| !l.contains('\u{0}')),
+                "{line}: {printed:?}"
+            );
+        }
+    }
 }
