@@ -64,6 +64,24 @@ pub enum Work {
     SetParam(&'static str, i32),
 }
 
+impl Work {
+    /// A short name for messages.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Work::Search(_) => "search",
+            Work::Perft { .. } => "perft",
+            Work::Bench { .. } => "bench",
+            Work::Ready => "isready",
+            Work::Print(_) => "output",
+            Work::Clear => "clear",
+            Work::SetHash(_) => "Hash",
+            Work::SetThreads(_) => "Threads",
+            Work::SetSeed(_) => "Seed",
+            Work::SetParam(..) => "setoption",
+        }
+    }
+}
+
 /// What the engine must do in answer to a command.
 #[derive(Clone, Debug)]
 pub enum Effect {

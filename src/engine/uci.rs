@@ -23,6 +23,7 @@ use crossbeam_channel::{select, unbounded, Receiver, Sender};
 use crate::engine::bench;
 use crate::engine::command::parse_line;
 use crate::engine::fmt;
+use crate::engine::params::Params;
 use crate::engine::search::Searcher;
 use crate::engine::session::{Effect, SearchJob, Session, Work};
 use crate::engine::types::{Bound, SearchControl, SearchInfo, SearchResult};
@@ -208,7 +209,11 @@ impl InfoThrottle {
 /// What the worker holds between jobs.
 struct Worker {
     searcher: Searcher,
+    /// The settings, to rebuild the searcher after an internal failure.
     hash_mb: usize,
+    threads: usize,
+    seed: u64,
+    params: Params,
     out: Arc<Output>,
     wake: Receiver<()>,
     done: Sender<u64>,
@@ -222,8 +227,22 @@ impl Worker {
             if self.quitting.load(Ordering::SeqCst) {
                 ctl.stop.store(true, Ordering::SeqCst);
             }
-            self.work(work, &ctl);
+            let what = work.name();
+            if catch_unwind(AssertUnwindSafe(|| self.work(work, &ctl))).is_err() {
+                self.out.line(&format!(
+                    "info string error: internal failure in {what}; recovered"
+                ));
+                self.rebuild();
+            }
         }
+    }
+
+    /// A fresh searcher with the current settings (after a panic left the old one unknown).
+    fn rebuild(&mut self) {
+        self.searcher = Searcher::new(self.hash_mb);
+        self.searcher.set_threads(self.threads);
+        self.searcher.set_seed(self.seed);
+        *self.searcher.params_mut() = self.params.clone();
     }
 
     fn work(&mut self, work: Work, ctl: &SearchControl) {
@@ -243,13 +262,18 @@ impl Worker {
                 self.hash_mb = mb;
                 self.searcher.set_hash_size(mb);
             }
-            Work::SetThreads(n) => self.searcher.set_threads(n),
-            Work::SetSeed(s) => self.searcher.set_seed(s),
-            Work::SetParam(name, v) => {
-                if let Err(e) = self.searcher.params_mut().set(name, v) {
-                    self.out.line(&format!("info string error: {e}"));
-                }
+            Work::SetThreads(n) => {
+                self.threads = n;
+                self.searcher.set_threads(n);
             }
+            Work::SetSeed(s) => {
+                self.seed = s;
+                self.searcher.set_seed(s);
+            }
+            Work::SetParam(name, v) => match self.params.set(name, v) {
+                Ok(()) => *self.searcher.params_mut() = self.params.clone(),
+                Err(e) => self.out.line(&format!("info string error: {e}")),
+            },
         }
     }
 
@@ -289,7 +313,7 @@ impl Worker {
             Err(_) => {
                 self.out
                     .line("info string error: the search failed; playing a legal move");
-                self.searcher = Searcher::new(self.hash_mb);
+                self.rebuild();
                 None
             }
         };
@@ -410,7 +434,7 @@ pub fn run_with(
 
     let (job_tx, job_rx) = unbounded::<(Work, Arc<SearchControl>)>();
     let (wake_tx, wake_rx) = unbounded();
-    let (done_tx, done_rx) = unbounded();
+    let (done_tx, mut done_rx) = unbounded();
     let quitting = Arc::new(AtomicBool::new(false));
     let worker_out = Arc::clone(&out);
     let worker_quitting = Arc::clone(&quitting);
@@ -419,6 +443,9 @@ pub fn run_with(
         Worker {
             searcher: Searcher::new(hash_mb),
             hash_mb,
+            threads: 1,
+            seed: 0,
+            params: Params::default(),
             out: worker_out,
             wake: wake_rx,
             done: done_tx,
@@ -459,8 +486,10 @@ pub fn run_with(
                 InputLine::Eof => vec![Effect::Quit],
             },
             recv(done_rx) -> id => {
-                if let Ok(id) = id {
-                    session.search_done(id);
+                match id {
+                    Ok(id) => session.search_done(id),
+                    // The worker is gone (it only ends after quit): stop listening to it.
+                    Err(_) => done_rx = crossbeam_channel::never(),
                 }
                 Vec::new()
             }
