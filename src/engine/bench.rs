@@ -41,7 +41,10 @@ impl BenchReport {
 
 /// The bench positions.
 pub fn positions() -> Vec<Position> {
-    let mut out = vec![Position::new(Variant::Standard), Position::new(Variant::Basic)];
+    let mut out = vec![
+        Position::new(Variant::Standard),
+        Position::new(Variant::Basic),
+    ];
     out.extend(
         STANDARD
             .iter()

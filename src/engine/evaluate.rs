@@ -41,7 +41,9 @@ pub fn centre_phase(pos: &Position) -> i32 {
     if pos.variant() != Variant::Standard {
         return 0;
     }
-    let fewest = pos.hand_total(crate::Colour::White).min(pos.hand_total(crate::Colour::Black));
+    let fewest = pos
+        .hand_total(crate::Colour::White)
+        .min(pos.hand_total(crate::Colour::Black));
     let played = (PIECES_PER_PLAYER - fewest.max(1)) as i32; // 0..=17
     played * played * 256 / (17 * 17)
 }
@@ -80,7 +82,10 @@ mod tests {
         let p = Params::default();
         let pos = Position::new(Variant::Standard);
         assert_eq!(evaluate(&pos, &p), p.tempo);
-        assert_eq!(trace(&pos, &p).iter().map(|t| t.1).sum::<i32>(), evaluate(&pos, &p));
+        assert_eq!(
+            trace(&pos, &p).iter().map(|t| t.1).sum::<i32>(),
+            evaluate(&pos, &p)
+        );
     }
 
     #[test]

@@ -244,7 +244,9 @@ impl Worker<'_> {
                 time: self.clock.elapsed(),
             };
         }
-        let ordered = self.picker.order_root(pos, &moves, self.params, self.history);
+        let ordered = self
+            .picker
+            .order_root(pos, &moves, self.params, self.history);
         let mut root: Vec<RootMove> = ordered
             .into_iter()
             .map(|mv| RootMove {
@@ -276,8 +278,8 @@ impl Worker<'_> {
                 let info = self.info(depth, i + 1, rm.score, Bound::Exact, &rm.pv);
                 report(&info);
             }
-            let mate_found = best_score.abs() >= MATE_BOUND
-                && (MATE - best_score.abs()) as u32 <= depth;
+            let mate_found =
+                best_score.abs() >= MATE_BOUND && (MATE - best_score.abs()) as u32 <= depth;
             let timed = !limits.infinite && !self.clock.pondering;
             if timed && (mate_found || root.len() == 1) {
                 break;
@@ -297,7 +299,14 @@ impl Worker<'_> {
         }
     }
 
-    fn info(&self, depth: u32, multipv: usize, score: i32, bound: Bound, pv: &[Move]) -> SearchInfo {
+    fn info(
+        &self,
+        depth: u32,
+        multipv: usize,
+        score: i32,
+        bound: Bound,
+        pv: &[Move],
+    ) -> SearchInfo {
         SearchInfo {
             depth,
             seldepth: (self.seldepth as u32).max(depth),
@@ -357,12 +366,14 @@ impl Worker<'_> {
         let width = if depth == 1 {
             root.len()
         } else {
-            (self.params.root_width as usize).max(multipv).min(root.len())
+            (self.params.root_width as usize)
+                .max(multipv)
+                .min(root.len())
         };
         let mut alpha = alpha_in;
         let mut best = -INFINITY;
         let mut exact_scores: Vec<i32> = Vec::new();
-        for i in 0..width {
+        for (i, rm) in root.iter_mut().take(width).enumerate() {
             if self.poll() {
                 break;
             }
@@ -378,7 +389,7 @@ impl Worker<'_> {
             } else {
                 alpha
             };
-            let mv = root[i].mv;
+            let mv = rm.mv;
             pos.make(mv);
             let d = depth as i32 - 1;
             let mut score = if i == 0 || floor == -INFINITY {
@@ -396,7 +407,6 @@ impl Worker<'_> {
                 break;
             }
             score = score.clamp(-MATE, MATE);
-            let rm = &mut root[i];
             rm.depth = depth;
             rm.score = score;
             rm.exact = score > floor && score < beta;
@@ -417,7 +427,7 @@ impl Worker<'_> {
             if score > alpha {
                 alpha = score;
                 if i > 0 && depth > 1 && self.clock.elapsed() >= IMPROVEMENT_REPORT_AFTER {
-                    let pv = root[i].pv.clone();
+                    let pv = rm.pv.clone();
                     let bound = if score >= beta {
                         Bound::Lower
                     } else {
@@ -447,7 +457,14 @@ impl Worker<'_> {
         self.aborted
     }
 
-    fn negamax(&mut self, pos: &mut Position, depth: i32, ply: usize, alpha: i32, beta: i32) -> i32 {
+    fn negamax(
+        &mut self,
+        pos: &mut Position,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
         self.pv[ply].clear();
         if self.aborted
             || self.nodes >= self.node_limit
@@ -465,7 +482,8 @@ impl Worker<'_> {
         if pos.repetitions() >= 2 {
             return 0;
         }
-        if find_win(pos, &mut self.scratch).is_some() {
+        if let Some(win) = find_win(pos, &mut self.scratch) {
+            self.pv[ply].push(win);
             return MATE - ply as i32 - 1;
         }
         if depth <= 0 || ply >= MAX_PLY {

@@ -149,7 +149,13 @@ fn layers(start: CellSet, t: &Terrain, depth: usize, out: &mut Vec<CellSet>) {
 
 /// The spaces on some connection (any axis) of total cost at most `budget`: own dots and the
 /// spaces that would have to be covered. Empty when there is no such connection.
-pub fn path_zone(own: CellSet, cheap: CellSet, dear: CellSet, dear_cost: i32, budget: u32) -> CellSet {
+pub fn path_zone(
+    own: CellSet,
+    cheap: CellSet,
+    dear: CellSet,
+    dear_cost: i32,
+    budget: u32,
+) -> CellSet {
     let t = terrain(own, cheap, dear, dear_cost);
     let budget = budget as usize;
     let mut zone = CellSet::EMPTY;
@@ -233,7 +239,6 @@ impl Touch {
             .iter()
             .any(|(a, b)| a.expand().expand().intersects(*b))
     }
-
 }
 
 /// The PÜNCT spaces of drops of `kind`/`o` with all three dots in `area` and one in `hit`.
@@ -406,7 +411,11 @@ pub fn threat_zone(pos: &Position) -> Option<CellSet> {
     };
     if pos.variant() == Variant::Standard && pos.hand_total(them) == 1 {
         let [w, b] = pos.centre_count();
-        let (theirs, mine) = if them == Colour::White { (w, b) } else { (b, w) };
+        let (theirs, mine) = if them == Colour::White {
+            (w, b)
+        } else {
+            (b, w)
+        };
         if theirs >= mine {
             zone = Some(zone.unwrap_or(CellSet::EMPTY) | central_cells());
         }

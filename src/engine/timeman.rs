@@ -39,7 +39,9 @@ pub fn allocate(limits: &Limits) -> Option<TimeLimits> {
     let hard = (soft * 3).min(usable / MAX_SHARE.min(mtg + 1).max(1));
     let hard = if mtg == 1 { usable * 3 / 4 } else { hard };
     // A floor so that a nearly empty clock still yields a move, never beyond the clock.
-    let ceiling = left.saturating_sub(overhead).max(Duration::from_micros(200));
+    let ceiling = left
+        .saturating_sub(overhead)
+        .max(Duration::from_micros(200));
     let hard = hard.max(Duration::from_millis(1)).min(ceiling);
     Some(TimeLimits {
         soft: soft.min(hard),
