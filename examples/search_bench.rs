@@ -169,6 +169,46 @@ fn main() {
             }
             println!("positions {n} with a win {wins} mismatches {bad}");
         }
+        Some("timegame") => {
+            // Engine against itself on a clock: `timegame <games> <ms> <inc ms>`.
+            let games: u64 = args[1].parse().unwrap();
+            let base: u64 = args[2].parse().unwrap();
+            let inc: u64 = args[3].parse().unwrap();
+            for g in 0..games {
+                let mut rng = Xoshiro256PlusPlus::seed_from_u64(g);
+                let mut pos = Position::new(Variant::Standard);
+                let mut clock = [std::time::Duration::from_millis(base); 2];
+                let mut lowest = clock[0];
+                let mut flagged = false;
+                let mut searchers = [Searcher::new(16), Searcher::new(16)];
+                while !pos.is_finished() && pos.ply() < 300 {
+                    let side = pos.side_to_move().index();
+                    let mv = if pos.ply() < 4 {
+                        *pos.legal_moves().choose(&mut rng).unwrap()
+                    } else {
+                        let limits = Limits {
+                            time_left: Some(clock[side]),
+                            increment: std::time::Duration::from_millis(inc),
+                            move_overhead: std::time::Duration::from_millis(10),
+                            ..Limits::default()
+                        };
+                        let t = std::time::Instant::now();
+                        let r = searchers[side].search(&pos, &limits, &SearchControl::default(), &mut |_| {});
+                        let used = t.elapsed();
+                        if used >= clock[side] {
+                            flagged = true;
+                            println!("FLAG ply {} used {used:?} of {:?}", pos.ply(), clock[side]);
+                        }
+                        clock[side] = clock[side].saturating_sub(used) + std::time::Duration::from_millis(inc);
+                        lowest = lowest.min(clock[side]);
+                        if std::env::var("VERBOSE").is_ok() { println!("{pos}"); println!("ply {} depth {} score {:?} nodes {} used {used:?} {}", pos.ply(), r.depth, r.score, r.nodes, r.best.unwrap()); }
+                        r.best.unwrap()
+                    };
+                    pos.make(mv);
+                }
+                println!("game {g} {:?} plies {} lowest clock {lowest:?} flagged {flagged}", pos.outcome(), pos.ply());
+            }
+        }
         Some(other) => eprintln!("unknown command {other}"),
     }
 }

@@ -8,20 +8,22 @@ use std::cmp::Reverse;
 use crate::cellset::CellSet;
 use crate::engine::evaluate::centre_phase;
 use crate::engine::params::Params;
-use crate::engine::threats::{distance_within, path_zone, threat_zone};
+use crate::engine::threats::{any_drop, distance_within, path_zone, threat_zone};
 use crate::geometry::{central_cells, GRID_LEN};
 use crate::geometry::Cell;
 use crate::movegen::MoveSink;
 use crate::moves::Move;
 use crate::piece::{Kind, Placement};
 use crate::piece::PLACEMENT_SLOTS;
-use crate::position::Position;
+use crate::position::{Position, Variant};
 
 /// Paths longer than this are not worth steering the ordering.
 const ZONE_CAP: u32 = 24;
 /// Near-shortest paths: at most this much longer than the shortest.
 const ZONE_SLACK: u32 = 1;
 const KILLER_BONUS: i32 = 1 << 16;
+/// Root moves that meet the opponent's threat zone come first.
+const BLOCKER_BONUS: i32 = 1 << 24;
 
 pub struct MovePicker {
     /// Per ply: the moves to search, with whether each is exempt from reductions.
@@ -124,13 +126,30 @@ impl MovePicker {
         history: &[i32],
     ) -> Vec<Move> {
         self.compute_weights(pos, params);
+        let threat = threat_zone(pos);
         let mut scored: Vec<(i32, usize)> = moves
             .iter()
             .enumerate()
-            .map(|(i, &m)| (self.score(pos, m, params, history), i))
+            .map(|(i, &m)| {
+                let mut s = self.score(pos, m, params, history);
+                if let (Some(zone), Some(pl)) = (threat, m.placement()) {
+                    if pl.cells().iter().any(|&c| zone.contains(c)) {
+                        s += BLOCKER_BONUS;
+                    }
+                }
+                (s, i)
+            })
             .collect();
         scored.sort_by_key(|&(s, i)| (Reverse(s), i));
-        scored.into_iter().map(|(_, i)| moves[i]).collect()
+        let mut order: Vec<Move> = scored.into_iter().map(|(_, i)| moves[i]).collect();
+        // A last drop (standard game) ends the game: keep one near the front.
+        if pos.variant() == Variant::Standard && pos.hand_total(pos.side_to_move()) == 1 {
+            if let Some(i) = order.iter().position(|m| matches!(m, Move::Drop(_))) {
+                let drop = order.remove(i);
+                order.insert(1.min(order.len()), drop);
+            }
+        }
+        order
     }
 
     /// Fills the list for `ply`: the TT move, threat stoppers (capped), then the best `width`.
@@ -215,6 +234,16 @@ impl MovePicker {
                     } else if tt_move.is_none() {
                         break 'fill;
                     }
+                }
+            }
+        }
+        // With one piece left in the standard game, dropping it ends the game on the centre
+        // count: all such drops are alike (none touches the centre), so one stands for all.
+        let us = pos.side_to_move();
+        if pos.variant() == Variant::Standard && pos.hand_total(us) == 1 {
+            if let Some(drop) = any_drop(pos) {
+                if !list.iter().any(|&(m, _)| matches!(m, Move::Drop(_))) {
+                    list.push((drop, true));
                 }
             }
         }
