@@ -73,6 +73,142 @@ fn main() {
                 println!("game {g} result {:?} plies {}", pos.outcome(), pos.ply());
             }
         }
+        Some("scan") => {
+            // Prints positions with a one-move win (by kind of move) and with the opponent's
+            // threat, for hand-picking test positions.
+            let text = args[1..].join(" ");
+            let pos = parse_position(&text, Variant::Standard).unwrap();
+            let mut p = pos.clone();
+            let mut scratch = Vec::new();
+            let win = punct::engine::threats::find_win(&mut p, &mut scratch);
+            println!("win {win:?}");
+            let s = pos.to_string();
+            let mut f: Vec<&str> = s.split(' ').collect();
+            let flipped = if f[1] == "w" { "b" } else { "w" };
+            f[1] = flipped;
+            let mut q = parse_position(&f.join(" "), Variant::Standard).unwrap();
+            println!(
+                "opponent win {:?}",
+                punct::engine::threats::find_win(&mut q, &mut scratch)
+            );
+        }
+        Some("lostcheck") => {
+            // For every move, a winning reply: by find_win, else by brute force.
+            let text = args[1..].join(" ");
+            let mut pos = parse_position(&text, Variant::Standard).unwrap();
+            let mut scratch = Vec::new();
+            let mut safe = Vec::new();
+            let (mut by_fw, mut brute) = (0, 0);
+            for mv in pos.legal_moves() {
+                pos.make(mv);
+                let them = pos.side_to_move();
+                let mut refuted = pos.outcome().is_some_and(|o| o.winner == Some(them));
+                if !refuted {
+                    if let Some(w) = punct::engine::threats::find_win(&mut pos, &mut scratch) {
+                        pos.make(w);
+                        refuted = pos.outcome().is_some_and(|o| o.winner == Some(them));
+                        pos.unmake();
+                        by_fw += refuted as u32;
+                    }
+                }
+                if !refuted && !pos.is_finished() {
+                    for r in pos.legal_moves() {
+                        pos.make(r);
+                        if pos.outcome().is_some_and(|o| o.winner == Some(them)) {
+                            refuted = true;
+                        }
+                        pos.unmake();
+                        if refuted {
+                            brute += 1;
+                            break;
+                        }
+                    }
+                }
+                if !refuted {
+                    safe.push(mv);
+                }
+                pos.unmake();
+            }
+            println!("refuted by find_win {by_fw}, by brute force only {brute}, safe {safe:?}");
+        }
+        Some("wincheck") => {
+            // Reads "<game> <position>" lines on stdin; compares find_win with brute force.
+            use std::io::BufRead;
+            let mut scratch = Vec::new();
+            let (mut n, mut wins, mut bad) = (0, 0, 0);
+            for line in std::io::stdin().lock().lines() {
+                let line = line.unwrap();
+                let Some((_, text)) = line.split_once(' ') else {
+                    continue;
+                };
+                let Ok(mut pos) = parse_position(text, Variant::Standard) else {
+                    continue;
+                };
+                if pos.is_finished() {
+                    continue;
+                }
+                let us = pos.side_to_move();
+                let fw = punct::engine::threats::find_win(&mut pos, &mut scratch);
+                let mut brute = None;
+                for mv in pos.legal_moves() {
+                    pos.make(mv);
+                    if pos.outcome().is_some_and(|o| o.winner == Some(us)) {
+                        brute = Some(mv);
+                    }
+                    pos.unmake();
+                    if brute.is_some() {
+                        break;
+                    }
+                }
+                n += 1;
+                wins += brute.is_some() as u32;
+                if fw.is_some() != brute.is_some() {
+                    bad += 1;
+                    println!("MISMATCH {text}: find_win {fw:?} brute {brute:?}");
+                }
+            }
+            println!("positions {n} with a win {wins} mismatches {bad}");
+        }
+        Some("timegame") => {
+            // Engine against itself on a clock: `timegame <games> <ms> <inc ms>`.
+            let games: u64 = args[1].parse().unwrap();
+            let base: u64 = args[2].parse().unwrap();
+            let inc: u64 = args[3].parse().unwrap();
+            for g in 0..games {
+                let mut rng = Xoshiro256PlusPlus::seed_from_u64(g);
+                let mut pos = Position::new(Variant::Standard);
+                let mut clock = [std::time::Duration::from_millis(base); 2];
+                let mut lowest = clock[0];
+                let mut flagged = false;
+                let mut searchers = [Searcher::new(16), Searcher::new(16)];
+                while !pos.is_finished() && pos.ply() < 300 {
+                    let side = pos.side_to_move().index();
+                    let mv = if pos.ply() < 4 {
+                        *pos.legal_moves().choose(&mut rng).unwrap()
+                    } else {
+                        let limits = Limits {
+                            time_left: Some(clock[side]),
+                            increment: std::time::Duration::from_millis(inc),
+                            move_overhead: std::time::Duration::from_millis(10),
+                            ..Limits::default()
+                        };
+                        let t = std::time::Instant::now();
+                        let r = searchers[side].search(&pos, &limits, &SearchControl::default(), &mut |_| {});
+                        let used = t.elapsed();
+                        if used >= clock[side] {
+                            flagged = true;
+                            println!("FLAG ply {} used {used:?} of {:?}", pos.ply(), clock[side]);
+                        }
+                        clock[side] = clock[side].saturating_sub(used) + std::time::Duration::from_millis(inc);
+                        lowest = lowest.min(clock[side]);
+                        if std::env::var("VERBOSE").is_ok() { println!("{pos}"); println!("ply {} depth {} score {:?} nodes {} used {used:?} {}", pos.ply(), r.depth, r.score, r.nodes, r.best.unwrap()); }
+                        r.best.unwrap()
+                    };
+                    pos.make(mv);
+                }
+                println!("game {g} {:?} plies {} lowest clock {lowest:?} flagged {flagged}", pos.outcome(), pos.ply());
+            }
+        }
         Some(other) => eprintln!("unknown command {other}"),
     }
 }

@@ -8,17 +8,22 @@ use std::cmp::Reverse;
 use crate::cellset::CellSet;
 use crate::engine::evaluate::centre_phase;
 use crate::engine::params::Params;
-use crate::engine::threats::{distance_within, path_zone, threat_zone};
+use crate::engine::threats::{any_drop, distance_within, path_zone, threat_zone};
 use crate::geometry::{central_cells, GRID_LEN};
+use crate::geometry::Cell;
+use crate::movegen::MoveSink;
 use crate::moves::Move;
+use crate::piece::{Kind, Placement};
 use crate::piece::PLACEMENT_SLOTS;
-use crate::position::Position;
+use crate::position::{Position, Variant};
 
 /// Paths longer than this are not worth steering the ordering.
 const ZONE_CAP: u32 = 24;
 /// Near-shortest paths: at most this much longer than the shortest.
 const ZONE_SLACK: u32 = 1;
 const KILLER_BONUS: i32 = 1 << 16;
+/// Root moves that meet the opponent's threat zone come first.
+const BLOCKER_BONUS: i32 = 1 << 24;
 
 pub struct MovePicker {
     /// Per ply: the moves to search, with whether each is exempt from reductions.
@@ -26,6 +31,10 @@ pub struct MovePicker {
     all: Vec<Move>,
     scored: Vec<(i32, u32)>,
     weights: Vec<i32>,
+    /// The spaces with a nonzero weight: drops elsewhere are scored only if needed.
+    hot: CellSet,
+    /// Drops away from `hot`, by kind, orientation and PÜNCT spaces (generation order).
+    cold: Vec<(Kind, u8, CellSet)>,
     /// Cells of own pieces that lie on own near paths: lifting them costs.
     lift_penalty: Vec<i32>,
 }
@@ -37,6 +46,8 @@ impl MovePicker {
             all: Vec::with_capacity(8192),
             scored: Vec::with_capacity(8192),
             weights: vec![0; GRID_LEN],
+            hot: CellSet::EMPTY,
+            cold: Vec::new(),
             lift_penalty: vec![0; GRID_LEN],
         }
     }
@@ -56,8 +67,10 @@ impl MovePicker {
         self.lift_penalty.iter_mut().for_each(|w| *w = 0);
         let us = pos.side_to_move();
         let empty = pos.empty_cells();
-        let add = |set: CellSet, w: i32, out: &mut Vec<i32>| {
+        let mut hot = CellSet::EMPTY;
+        let mut add = |set: CellSet, w: i32, out: &mut Vec<i32>| {
             if w != 0 {
+                hot |= set;
                 for c in set {
                     out[c.index()] += w;
                 }
@@ -82,6 +95,8 @@ impl MovePicker {
         add(own.expand() - own, params.order_contact, &mut self.weights);
         let centre_w = params.order_centre * centre_phase(pos) / 256;
         add(central_cells() - own, centre_w, &mut self.weights);
+        // Lift penalties were added to `hot` too; it only needs to be a superset.
+        self.hot = hot;
     }
 
     #[inline]
@@ -111,13 +126,30 @@ impl MovePicker {
         history: &[i32],
     ) -> Vec<Move> {
         self.compute_weights(pos, params);
+        let threat = threat_zone(pos);
         let mut scored: Vec<(i32, usize)> = moves
             .iter()
             .enumerate()
-            .map(|(i, &m)| (self.score(pos, m, params, history), i))
+            .map(|(i, &m)| {
+                let mut s = self.score(pos, m, params, history);
+                if let (Some(zone), Some(pl)) = (threat, m.placement()) {
+                    if pl.cells().iter().any(|&c| zone.contains(c)) {
+                        s += BLOCKER_BONUS;
+                    }
+                }
+                (s, i)
+            })
             .collect();
         scored.sort_by_key(|&(s, i)| (Reverse(s), i));
-        scored.into_iter().map(|(_, i)| moves[i]).collect()
+        let mut order: Vec<Move> = scored.into_iter().map(|(_, i)| moves[i]).collect();
+        // A last drop (standard game) ends the game: keep one near the front.
+        if pos.variant() == Variant::Standard && pos.hand_total(pos.side_to_move()) == 1 {
+            if let Some(i) = order.iter().position(|m| matches!(m, Move::Drop(_))) {
+                let drop = order.remove(i);
+                order.insert(1.min(order.len()), drop);
+            }
+        }
+        order
     }
 
     /// Fills the list for `ply`: the TT move, threat stoppers (capped), then the best `width`.
@@ -133,45 +165,137 @@ impl MovePicker {
         params: &Params,
         history: &[i32],
     ) {
+        self.compute_weights(pos, params);
+        let threat = threat_zone(pos);
+        if let Some(zone) = threat {
+            // Every move meeting the threat zone must be looked at, so it must be hot.
+            self.hot |= zone;
+        }
         let mut all = std::mem::take(&mut self.all);
-        pos.legal_moves_into(&mut all);
+        let mut scored = std::mem::take(&mut self.scored);
+        let mut cold = std::mem::take(&mut self.cold);
+        all.clear();
+        scored.clear();
+        cold.clear();
+        let mut sink = ScoringSink {
+            picker: self,
+            pos,
+            params,
+            history,
+            all: &mut all,
+            scored: &mut scored,
+            cold: &mut cold,
+        };
+        pos.generate(&mut sink);
         let mut list = std::mem::take(&mut self.lists[ply]);
         list.clear();
-        if all.len() <= 1 {
-            list.extend(all.iter().map(|&m| (m, true)));
+        if all.is_empty() && cold.is_empty() {
+            if !pos.is_finished() {
+                list.push((Move::Pass, true));
+            }
         } else {
-            self.compute_weights(pos, params);
-            let threat = threat_zone(pos);
             let mut blockers: Vec<(i32, u32)> = Vec::new();
-            self.scored.clear();
-            for (i, &mv) in all.iter().enumerate() {
+            let mut rest: Vec<(i32, u32)> = Vec::with_capacity(scored.len());
+            for &(s, i) in &scored {
+                let mv = all[i as usize];
                 if Some(mv) == tt_move {
                     list.push((mv, true));
                     continue;
                 }
-                let mut s = self.score(pos, mv, params, history);
-                if killers.contains(&Some(mv)) {
-                    s += KILLER_BONUS;
-                }
+                let s = if killers.contains(&Some(mv)) {
+                    s + KILLER_BONUS
+                } else {
+                    s
+                };
                 let blocks = match (threat, mv.placement()) {
                     (Some(zone), Some(pl)) => pl.cells().iter().any(|&c| zone.contains(c)),
                     _ => false,
                 };
                 if blocks {
-                    blockers.push((s, i as u32));
+                    blockers.push((s, i));
                 } else {
-                    self.scored.push((s, i as u32));
+                    rest.push((s, i));
                 }
             }
             take_best(&mut blockers, block_cap);
             list.extend(blockers.iter().map(|&(_, i)| (all[i as usize], true)));
-            let mut scored = std::mem::take(&mut self.scored);
-            take_best(&mut scored, width);
-            list.extend(scored.iter().map(|&(_, i)| (all[i as usize], false)));
-            self.scored = scored;
+            take_best(&mut rest, width);
+            list.extend(rest.iter().map(|&(_, i)| (all[i as usize], false)));
+            // Too few scored moves: fill up with cold drops (the TT move may be among them).
+            let mut room = width.saturating_sub(rest.len());
+            'fill: for &(kind, o, puncts) in &cold {
+                for p in puncts {
+                    let mv = Move::Drop(Placement::new_unchecked(kind, p, o));
+                    if Some(mv) == tt_move {
+                        list.insert(0, (mv, true));
+                    } else if room > 0 {
+                        list.push((mv, false));
+                        room -= 1;
+                    } else if tt_move.is_none() {
+                        break 'fill;
+                    }
+                }
+            }
+        }
+        // With one piece left in the standard game, dropping it ends the game on the centre
+        // count: all such drops are alike (none touches the centre), so one stands for all.
+        let us = pos.side_to_move();
+        if pos.variant() == Variant::Standard && pos.hand_total(us) == 1 {
+            if let Some(drop) = any_drop(pos) {
+                if !list.iter().any(|&(m, _)| matches!(m, Move::Drop(_))) {
+                    list.push((drop, true));
+                }
+            }
         }
         self.lists[ply] = list;
         self.all = all;
+        self.scored = scored;
+        self.cold = cold;
+    }
+}
+
+/// Scores moves as they are generated: every shift, and the drops that meet a hot space.
+struct ScoringSink<'a> {
+    picker: &'a MovePicker,
+    pos: &'a Position,
+    params: &'a Params,
+    history: &'a [i32],
+    all: &'a mut Vec<Move>,
+    scored: &'a mut Vec<(i32, u32)>,
+    cold: &'a mut Vec<(Kind, u8, CellSet)>,
+}
+
+impl MoveSink for ScoringSink<'_> {
+    #[inline]
+    fn drops(&mut self, kind: Kind, o: u8, puncts: CellSet) {
+        let [a, b] = kind.minor_offsets(o);
+        let hot = self.picker.hot;
+        let warm = puncts & (hot | hot.shifted_down(a) | hot.shifted_down(b));
+        let w = &self.picker.weights;
+        let base = self.pos.side_to_move().index() * PLACEMENT_SLOTS;
+        let div = self.params.history_div.max(1);
+        for p in warm {
+            let i = p.index();
+            let s = w[i] + w[(i as i32 + a) as usize] + w[(i as i32 + b) as usize];
+            let pl = Placement::new_unchecked(kind, p, o);
+            let h = self.history[base + pl.index()];
+            self.scored.push((s * 16 + h / div, self.all.len() as u32));
+            self.all.push(Move::Drop(pl));
+        }
+        let rest = puncts - warm;
+        if !rest.is_empty() {
+            self.cold.push((kind, o, rest));
+        }
+    }
+
+    #[inline]
+    fn shift(&mut self, from: Cell, to: Placement) {
+        let mv = Move::Shift { from, to };
+        let s = self
+            .picker
+            .score(self.pos, mv, self.params, self.history);
+        self.scored.push((s, self.all.len() as u32));
+        self.all.push(mv);
     }
 }
 

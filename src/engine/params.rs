@@ -61,6 +61,8 @@ params! {
         #[doc = "Moves searched at an interior node of depth 1 (width cap)."]
     width_per_depth "WidthPerDepth" = 4 in 0..=500;
         #[doc = "Extra moves searched per ply of remaining depth."]
+    root_width_first "RootWidthFirst" = 400 in 1..=100000;
+        #[doc = "Root moves searched in the first iteration (static order, threat stoppers first)."]
     root_width "RootWidth" = 24 in 1..=10000;
         #[doc = "Root moves searched after the first iteration (best of the previous one first)."]
     block_cap "BlockCap" = 64 in 1..=10000;

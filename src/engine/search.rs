@@ -24,8 +24,32 @@ const POLL_MASK: u64 = 31;
 /// Root improvements are reported only after this much time (no flood of info lines).
 const IMPROVEMENT_REPORT_AFTER: Duration = Duration::from_millis(100);
 
+/// Entries of the cache of per-position facts (2^16 entries, about 1.5 MB).
+const CACHE_BITS: u32 = 16;
+const NO_EVAL: i32 = i32::MIN;
+
+/// What a position alone determines, kept across iterations: its one-move win and its
+/// static evaluation (leaves are met again at every iteration).
+#[derive(Copy, Clone)]
+struct Facts {
+    key: u64,
+    win: Option<Move>,
+    eval: i32,
+    valid: bool,
+}
+
+const NO_FACTS: Facts = Facts {
+    key: 0,
+    win: None,
+    eval: NO_EVAL,
+    valid: false,
+};
+
 /// The search with its tables; lives on the worker thread between searches.
 pub struct Searcher {
+    facts: Vec<Facts>,
+    /// The parameters the cached evaluations were made with.
+    facts_params: Params,
     params: Params,
     hash_mb: usize,
     threads: usize,
@@ -43,6 +67,8 @@ impl Searcher {
             seed: 0,
             tt: TranspositionTable::new(hash_mb),
             history: vec![0; 2 * PLACEMENT_SLOTS],
+            facts: vec![NO_FACTS; 1 << CACHE_BITS],
+            facts_params: Params::default(),
         }
     }
 
@@ -74,6 +100,7 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.history.iter_mut().for_each(|h| *h = 0);
+        self.facts.iter_mut().for_each(|f| *f = NO_FACTS);
     }
 
     pub fn params(&self) -> &Params {
@@ -98,10 +125,15 @@ impl Searcher {
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
         self.tt.new_search();
+        if self.facts_params != self.params {
+            self.facts.iter_mut().for_each(|f| *f = NO_FACTS);
+            self.facts_params = self.params.clone();
+        }
         let mut worker = Worker {
             params: &self.params,
             tt: &mut self.tt,
             history: &mut self.history,
+            facts: &mut self.facts,
             killers: vec![[None; 2]; MAX_PLY + 1],
             pv: vec![Vec::new(); MAX_PLY + 2],
             picker: MovePicker::new(MAX_PLY + 1),
@@ -181,6 +213,7 @@ struct Worker<'a> {
     params: &'a Params,
     tt: &'a mut TranspositionTable,
     history: &'a mut [i32],
+    facts: &'a mut [Facts],
     killers: Vec<[Option<Move>; 2]>,
     pv: Vec<Vec<Move>>,
     picker: MovePicker,
@@ -364,7 +397,9 @@ impl Worker<'_> {
         report: &mut dyn FnMut(&SearchInfo),
     ) -> i32 {
         let width = if depth == 1 {
-            root.len()
+            (self.params.root_width_first as usize)
+                .max(multipv)
+                .min(root.len())
         } else {
             (self.params.root_width as usize)
                 .max(multipv)
@@ -373,7 +408,7 @@ impl Worker<'_> {
         let mut alpha = alpha_in;
         let mut best = -INFINITY;
         let mut exact_scores: Vec<i32> = Vec::new();
-        for i in 0..width {
+        for (i, rm) in root.iter_mut().take(width).enumerate() {
             if self.poll() {
                 break;
             }
@@ -389,7 +424,7 @@ impl Worker<'_> {
             } else {
                 alpha
             };
-            let mv = root[i].mv;
+            let mv = rm.mv;
             pos.make(mv);
             let d = depth as i32 - 1;
             let mut score = if i == 0 || floor == -INFINITY {
@@ -407,7 +442,6 @@ impl Worker<'_> {
                 break;
             }
             score = score.clamp(-MATE, MATE);
-            let rm = &mut root[i];
             rm.depth = depth;
             rm.score = score;
             rm.exact = score > floor && score < beta;
@@ -428,7 +462,7 @@ impl Worker<'_> {
             if score > alpha {
                 alpha = score;
                 if i > 0 && depth > 1 && self.clock.elapsed() >= IMPROVEMENT_REPORT_AFTER {
-                    let pv = root[i].pv.clone();
+                    let pv = rm.pv.clone();
                     let bound = if score >= beta {
                         Bound::Lower
                     } else {
@@ -483,14 +517,31 @@ impl Worker<'_> {
         if pos.repetitions() >= 2 {
             return 0;
         }
-        if find_win(pos, &mut self.scratch).is_some() {
+        let key = pos.hash();
+        let slot = (key >> (64 - CACHE_BITS)) as usize;
+        let mut facts = self.facts[slot];
+        if !facts.valid || facts.key != key {
+            facts = Facts {
+                key,
+                win: find_win(pos, &mut self.scratch),
+                eval: NO_EVAL,
+                valid: true,
+            };
+        }
+        if let Some(win) = facts.win {
+            self.facts[slot] = facts;
+            self.pv[ply].push(win);
             return MATE - ply as i32 - 1;
         }
         if depth <= 0 || ply >= MAX_PLY {
-            return evaluate(pos, self.params).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+            if facts.eval == NO_EVAL {
+                facts.eval = evaluate(pos, self.params).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+            }
+            self.facts[slot] = facts;
+            return facts.eval;
         }
+        self.facts[slot] = facts;
         let pv_node = beta - alpha > 1;
-        let key = pos.hash();
         let mut tt_move = None;
         if let Some(hit) = self.tt.probe(key, ply) {
             tt_move = hit.mv;

@@ -15,7 +15,9 @@ use crate::geometry::{central_cells, Axis};
 use crate::moves::Move;
 use crate::piece::{Colour, Kind, Placement};
 use crate::position::{Position, Variant, PIECES_PER_PLAYER};
+use crate::geometry::{Dir, GRID_LEN};
 use crate::Cell;
+use std::sync::LazyLock;
 
 /// Costs up to this are supported for dear spaces.
 const MAX_COST: usize = 4;
@@ -217,29 +219,62 @@ fn flood_own(seed: CellSet, own: CellSet) -> CellSet {
 
 /// Per axis, the spaces that join a set of dots to each side: a side's spaces and the
 /// neighbours of the own dots already joined to it. A connected set of new dots (every piece
-/// shape is connected) completes a connection exactly when it meets both of an axis.
+/// shape is connected) completes a connection exactly when it meets both of an axis. Every
+/// dot of a piece is within 2 steps of its PÜNCT, so the PÜNCT lies within 2 of both.
 struct Touch {
     axes: [(CellSet, CellSet); 3],
+    /// Where the PÜNCT of a completing piece can be.
+    any: CellSet,
 }
 
 impl Touch {
     fn new(own: CellSet) -> Touch {
+        let axes = Axis::ALL.map(|axis| {
+            let (a, b) = axis.sides();
+            let reach = |side: CellSet| flood_own(side & own, own).expand() | side;
+            (reach(a.cells()), reach(b.cells()))
+        });
+        let puncts = axes.map(|(a, b)| {
+            let around_a = a.expand().expand();
+            // Some piece must hold a dot of each: two dots of a piece are at most 2 apart.
+            if around_a.intersects(b) {
+                around_a & b.expand().expand()
+            } else {
+                CellSet::EMPTY
+            }
+        });
         Touch {
-            axes: Axis::ALL.map(|axis| {
-                let (a, b) = axis.sides();
-                let reach = |side: CellSet| flood_own(side & own, own).expand() | side;
-                (reach(a.cells()), reach(b.cells()))
-            }),
+            axes,
+            any: puncts[0] | puncts[1] | puncts[2],
         }
     }
 
-    /// Whether one piece (its dots are at most 2 steps apart) could meet both sides of an axis.
     fn near(&self) -> bool {
-        self.axes
-            .iter()
-            .any(|(a, b)| a.expand().expand().intersects(*b))
+        !self.any.is_empty()
+    }
+
+    /// Whether a piece on `cells` would meet both sides of an axis.
+    #[inline]
+    fn completes(&self, cells: [Cell; 3]) -> bool {
+        let hits = |set: &CellSet| cells.iter().any(|&c| set.contains(c));
+        self.axes.iter().any(|(a, b)| hits(a) && hits(b))
     }
 }
+
+/// Every cell on a line from each cell (itself included): where a shifted PÜNCT can go.
+static LINES: LazyLock<Vec<CellSet>> = LazyLock::new(|| {
+    let mut lines = vec![CellSet::EMPTY; GRID_LEN];
+    for &c in Cell::all() {
+        let l = &mut lines[c.index()];
+        l.insert(c);
+        for d in Dir::ALL {
+            for &t in c.ray(d) {
+                l.insert(t);
+            }
+        }
+    }
+    lines
+});
 
 /// The PÜNCT spaces of drops of `kind`/`o` with all three dots in `area` and one in `hit`.
 #[inline]
@@ -266,21 +301,23 @@ pub fn any_drop(pos: &Position) -> Option<Move> {
     None
 }
 
-/// A drop of the side to move that connects, found set-wise (no move is made).
+/// A drop of the side to move that connects (no move is made): every placement of a kind in
+/// hand with its PÜNCT where a completing piece's can be.
 fn drop_win(pos: &Position, touch: &Touch) -> Option<Move> {
     let side = pos.side_to_move();
     let area = pos.drop_area();
-    for (ta, tb) in &touch.axes {
+    for p in touch.any & area {
         for kind in Kind::ALL {
             if pos.in_hand(side, kind) == 0 {
                 continue;
             }
             for o in 0..kind.orientations() {
-                let [a, b] = kind.minor_offsets(o);
-                let meets = |t: CellSet| t | t.shifted_down(a) | t.shifted_down(b);
-                let puncts = drop_puncts(kind, o, area, *ta) & meets(*tb);
-                if let Some(p) = puncts.first() {
-                    return Some(Move::Drop(Placement::new_unchecked(kind, p, o)));
+                let Some(pl) = Placement::new(kind, p, o) else {
+                    continue;
+                };
+                let cells = pl.cells();
+                if cells.iter().all(|&c| area.contains(c)) && touch.completes(cells) {
+                    return Some(Move::Drop(pl));
                 }
             }
         }
@@ -320,32 +357,24 @@ fn shift_is_legal(pos: &Position, id: usize, to: Placement) -> bool {
 /// found set-wise per movable piece, then checked and played out (lifting can break a chain).
 fn shift_win(pos: &mut Position, touch: &Touch, scratch: &mut Vec<Move>) -> Option<Move> {
     let us = pos.side_to_move();
-    let board = crate::geometry::board_cells();
     scratch.clear();
     for (id, piece) in pos.pieces() {
         let from = piece.placement.punct();
         if piece.colour != us || pos.movable_piece_at(from) != Some(id) {
             continue;
         }
-        let mut line = CellSet::EMPTY;
-        line.insert(from);
-        for d in crate::geometry::Dir::ALL {
-            for &c in from.ray(d) {
-                line.insert(c);
-            }
+        let line = LINES[from.index()] & touch.any;
+        if line.is_empty() {
+            continue;
         }
         let kind = piece.placement.kind();
-        for o in 0..kind.orientations() {
-            let [a, b] = kind.minor_offsets(o);
-            let meets = |t: CellSet| t | t.shifted_down(a) | t.shifted_down(b);
-            let shape = line & board.shifted_down(a) & board.shifted_down(b);
-            for (ta, tb) in &touch.axes {
-                for p in shape & meets(*ta) & meets(*tb) {
-                    let to = Placement::new_unchecked(kind, p, o);
-                    let mv = Move::Shift { from, to };
-                    if !scratch.contains(&mv) && shift_is_legal(pos, id, to) {
-                        scratch.push(mv);
-                    }
+        for p in line {
+            for o in 0..kind.orientations() {
+                let Some(to) = Placement::new(kind, p, o) else {
+                    continue;
+                };
+                if touch.completes(to.cells()) && shift_is_legal(pos, id, to) {
+                    scratch.push(Move::Shift { from, to });
                 }
             }
         }
