@@ -193,21 +193,98 @@ fn main() {
                             ..Limits::default()
                         };
                         let t = std::time::Instant::now();
-                        let r = searchers[side].search(&pos, &limits, &SearchControl::default(), &mut |_| {});
+                        let r = searchers[side].search(
+                            &pos,
+                            &limits,
+                            &SearchControl::default(),
+                            &mut |_| {},
+                        );
                         let used = t.elapsed();
                         if used >= clock[side] {
                             flagged = true;
                             println!("FLAG ply {} used {used:?} of {:?}", pos.ply(), clock[side]);
                         }
-                        clock[side] = clock[side].saturating_sub(used) + std::time::Duration::from_millis(inc);
+                        clock[side] = clock[side].saturating_sub(used)
+                            + std::time::Duration::from_millis(inc);
                         lowest = lowest.min(clock[side]);
-                        if std::env::var("VERBOSE").is_ok() { println!("{pos}"); println!("ply {} depth {} score {:?} nodes {} used {used:?} {}", pos.ply(), r.depth, r.score, r.nodes, r.best.unwrap()); }
+                        if std::env::var("VERBOSE").is_ok() {
+                            println!("{pos}");
+                            println!(
+                                "ply {} depth {} score {:?} nodes {} used {used:?} {}",
+                                pos.ply(),
+                                r.depth,
+                                r.score,
+                                r.nodes,
+                                r.best.unwrap()
+                            );
+                        }
                         r.best.unwrap()
                     };
                     pos.make(mv);
                 }
-                println!("game {g} {:?} plies {} lowest clock {lowest:?} flagged {flagged}", pos.outcome(), pos.ply());
+                println!(
+                    "game {g} {:?} plies {} lowest clock {lowest:?} flagged {flagged}",
+                    pos.outcome(),
+                    pos.ply()
+                );
             }
+        }
+        Some("movetime") => {
+            // `movetime <ms> <runs>`: how far past the movetime the search returns, over the
+            // bench positions, with a 10 ms move overhead.
+            let ms: u64 = args[1].parse().unwrap();
+            let runs: usize = args[2].parse().unwrap();
+            let mut over = Vec::new();
+            for (i, pos) in bench::positions().iter().cycle().take(runs).enumerate() {
+                let limits = Limits {
+                    movetime: Some(std::time::Duration::from_millis(ms)),
+                    move_overhead: std::time::Duration::from_millis(10),
+                    ..Limits::default()
+                };
+                let t = std::time::Instant::now();
+                searcher.search(pos, &limits, &SearchControl::default(), &mut |_| {});
+                let took = t.elapsed().as_secs_f64() * 1000.0;
+                over.push(took - ms as f64);
+                let _ = i;
+            }
+            over.sort_by(|a, b| a.partial_cmp(b).unwrap());
+            println!(
+                "runs {} movetime {ms} ms: return minus movetime median {:.2} ms, worst {:.2} ms",
+                over.len(),
+                over[over.len() / 2],
+                over[over.len() - 1]
+            );
+        }
+        Some("stoplat") => {
+            // `stoplat <runs>`: time from setting the stop flag to the search returning, with
+            // infinite searches on the bench positions stopped after 20-70 ms.
+            let runs: usize = args[1].parse().unwrap();
+            let mut lat = Vec::new();
+            for (i, pos) in bench::positions().iter().cycle().take(runs).enumerate() {
+                let ctl = std::sync::Arc::new(SearchControl::default());
+                let c2 = std::sync::Arc::clone(&ctl);
+                let pos = pos.clone();
+                let h = std::thread::spawn(move || {
+                    let limits = Limits {
+                        infinite: true,
+                        ..Limits::default()
+                    };
+                    Searcher::new(16).search(&pos, &limits, &c2, &mut |_| {});
+                    std::time::Instant::now()
+                });
+                std::thread::sleep(std::time::Duration::from_millis(20 + (i as u64 * 7) % 50));
+                let t = std::time::Instant::now();
+                ctl.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                let end = h.join().unwrap();
+                lat.push(end.duration_since(t).as_secs_f64() * 1000.0);
+            }
+            lat.sort_by(|a, b| a.partial_cmp(b).unwrap());
+            println!(
+                "runs {} stop latency median {:.3} ms, worst {:.3} ms",
+                lat.len(),
+                lat[lat.len() / 2],
+                lat[lat.len() - 1]
+            );
         }
         Some(other) => eprintln!("unknown command {other}"),
     }

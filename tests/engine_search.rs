@@ -257,11 +257,14 @@ fn movetime_is_respected() {
         move_overhead: Duration::from_millis(10),
         ..Limits::default()
     };
+    // The search aims at 140 ms (movetime less the overhead). The bound allows for a test
+    // machine busy with the other tests; `examples/search_bench.rs movetime` measures the
+    // overshoot on a quiet one.
     let start = Instant::now();
     let r = Searcher::new(8).search(&p, &limits, &SearchControl::default(), &mut |_| {});
     let took = start.elapsed();
-    assert!(took <= Duration::from_millis(160), "{took:?}");
-    assert!(took >= Duration::from_millis(100), "{took:?}");
+    assert!(took <= Duration::from_millis(190), "{took:?}");
+    assert!(took >= Duration::from_millis(140), "{took:?}");
     assert!(r.best.is_some());
 }
 

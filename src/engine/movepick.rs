@@ -9,12 +9,12 @@ use crate::cellset::CellSet;
 use crate::engine::evaluate::centre_phase;
 use crate::engine::params::Params;
 use crate::engine::threats::{any_drop, distance_within, path_zone, threat_zone};
-use crate::geometry::{central_cells, GRID_LEN};
 use crate::geometry::Cell;
+use crate::geometry::{central_cells, GRID_LEN};
 use crate::movegen::MoveSink;
 use crate::moves::Move;
-use crate::piece::{Kind, Placement};
 use crate::piece::PLACEMENT_SLOTS;
+use crate::piece::{Kind, Placement};
 use crate::position::{Position, Variant};
 
 /// Paths longer than this are not worth steering the ordering.
@@ -132,10 +132,8 @@ impl MovePicker {
             .enumerate()
             .map(|(i, &m)| {
                 let mut s = self.score(pos, m, params, history);
-                if let (Some(zone), Some(pl)) = (threat, m.placement()) {
-                    if pl.cells().iter().any(|&c| zone.contains(c)) {
-                        s += BLOCKER_BONUS;
-                    }
+                if threat.is_some_and(|zone| touches(pos, m, zone)) {
+                    s += BLOCKER_BONUS;
                 }
                 (s, i)
             })
@@ -207,10 +205,7 @@ impl MovePicker {
                 } else {
                     s
                 };
-                let blocks = match (threat, mv.placement()) {
-                    (Some(zone), Some(pl)) => pl.cells().iter().any(|&c| zone.contains(c)),
-                    _ => false,
-                };
+                let blocks = threat.is_some_and(|zone| touches(pos, mv, zone));
                 if blocks {
                     blockers.push((s, i));
                 } else {
@@ -291,12 +286,28 @@ impl MoveSink for ScoringSink<'_> {
     #[inline]
     fn shift(&mut self, from: Cell, to: Placement) {
         let mv = Move::Shift { from, to };
-        let s = self
-            .picker
-            .score(self.pos, mv, self.params, self.history);
+        let s = self.picker.score(self.pos, mv, self.params, self.history);
         self.scored.push((s, self.all.len() as u32));
         self.all.push(mv);
     }
+}
+
+/// Whether a move lands on or lifts a piece off a space of `zone`.
+fn touches(pos: &Position, mv: Move, zone: CellSet) -> bool {
+    let lands = mv
+        .placement()
+        .is_some_and(|pl| pl.cells().iter().any(|&c| zone.contains(c)));
+    let lifts = match mv {
+        Move::Shift { from, .. } => pos.top_piece(from).is_some_and(|id| {
+            pos.piece(id)
+                .placement
+                .cells()
+                .iter()
+                .any(|&c| zone.contains(c))
+        }),
+        _ => false,
+    };
+    lands || lifts
 }
 
 /// Keeps the `n` best (highest score, then lowest index) in order.

@@ -12,10 +12,10 @@
 
 use crate::cellset::CellSet;
 use crate::geometry::{central_cells, Axis};
+use crate::geometry::{Dir, GRID_LEN};
 use crate::moves::Move;
 use crate::piece::{Colour, Kind, Placement};
-use crate::position::{Position, Variant, PIECES_PER_PLAYER};
-use crate::geometry::{Dir, GRID_LEN};
+use crate::position::{connects, Position, Variant, PIECES_PER_PLAYER};
 use crate::Cell;
 use std::sync::LazyLock;
 
@@ -225,14 +225,21 @@ struct Touch {
     axes: [(CellSet, CellSet); 3],
     /// Where the PÜNCT of a completing piece can be.
     any: CellSet,
+    /// The own dots joined to a side.
+    chains: CellSet,
 }
 
 impl Touch {
     fn new(own: CellSet) -> Touch {
+        let mut chains = CellSet::EMPTY;
         let axes = Axis::ALL.map(|axis| {
             let (a, b) = axis.sides();
-            let reach = |side: CellSet| flood_own(side & own, own).expand() | side;
-            (reach(a.cells()), reach(b.cells()))
+            let (fa, fb) = (
+                flood_own(a.cells() & own, own),
+                flood_own(b.cells() & own, own),
+            );
+            chains |= fa | fb;
+            (fa.expand() | a.cells(), fb.expand() | b.cells())
         });
         let puncts = axes.map(|(a, b)| {
             let around_a = a.expand().expand();
@@ -246,6 +253,7 @@ impl Touch {
         Touch {
             axes,
             any: puncts[0] | puncts[1] | puncts[2],
+            chains,
         }
     }
 
@@ -428,16 +436,87 @@ pub fn may_connect_in_one(pos: &Position, colour: Colour) -> bool {
     Touch::new(pos.top_view(colour)).near()
 }
 
-/// The spaces where a move may stop the opponent's one-move threats, or `None` when the
-/// opponent has none: their near paths (gaps and own dots) and, when their last drop would win
-/// the centre count, the centre.
+/// Whether `colour`'s top view after shifting piece `id` to `to` connects (the piece is
+/// lifted off its spaces, revealing what lies below, then put down).
+fn shift_connects(pos: &Position, colour: Colour, id: usize, to: Placement) -> bool {
+    let mut own = pos.top_view(colour);
+    for c in pos.piece(id).placement.cells() {
+        let stack = pos.stack(c);
+        let below = stack
+            .len()
+            .checked_sub(2)
+            .map(|i| pos.piece(stack[i] as usize).colour);
+        own.set(c, below == Some(colour));
+    }
+    for c in to.cells() {
+        own.insert(c);
+    }
+    connects(own)
+}
+
+/// Every space a move of the side to move may have to touch (by landing or lifting) to stop
+/// the opponent's one-move wins, or `None` when the opponent has none: the spaces of each
+/// winning drop or shift (with the shifted piece's own spaces), the opponent's dots joined to
+/// the sides, and the centre when the opponent's last drop would win or draw the count.
 pub fn threat_zone(pos: &Position) -> Option<CellSet> {
     let them = !pos.side_to_move();
-    let mut zone = if may_connect_in_one(pos, them) {
-        win_scan(pos, them).map(|s| s.zone)
-    } else {
-        None
-    };
+    let mut zone = CellSet::EMPTY;
+    let mut threatened = false;
+    let touch = Touch::new(pos.top_view(them));
+    if touch.near() {
+        let empty = pos.empty_cells();
+        let first_basic_drop = pos.variant() == Variant::Basic
+            && them == Colour::White
+            && pos.hand_total(them) == PIECES_PER_PLAYER;
+        let area = if pos.variant() == Variant::Standard || first_basic_drop {
+            empty - central_cells()
+        } else {
+            empty
+        };
+        for p in touch.any & area {
+            for kind in Kind::ALL {
+                if pos.in_hand(them, kind) == 0 {
+                    continue;
+                }
+                for o in 0..kind.orientations() {
+                    let Some(pl) = Placement::new(kind, p, o) else {
+                        continue;
+                    };
+                    let cells = pl.cells();
+                    if cells.iter().all(|&c| area.contains(c)) && touch.completes(cells) {
+                        threatened = true;
+                        cells.iter().for_each(|&c| zone.insert(c));
+                    }
+                }
+            }
+        }
+        for (id, piece) in pos.pieces() {
+            let from = piece.placement.punct();
+            if piece.colour != them || pos.top_piece(from) != Some(id) || pos.is_blocked(id) {
+                continue;
+            }
+            let kind = piece.placement.kind();
+            for p in LINES[from.index()] & touch.any {
+                for o in 0..kind.orientations() {
+                    let Some(to) = Placement::new(kind, p, o) else {
+                        continue;
+                    };
+                    if touch.completes(to.cells())
+                        && shift_is_legal(pos, id, to)
+                        && shift_connects(pos, them, id, to)
+                    {
+                        threatened = true;
+                        for c in to.cells().into_iter().chain(piece.placement.cells()) {
+                            zone.insert(c);
+                        }
+                    }
+                }
+            }
+        }
+        if threatened {
+            zone |= touch.chains;
+        }
+    }
     if pos.variant() == Variant::Standard && pos.hand_total(them) == 1 {
         let [w, b] = pos.centre_count();
         let (theirs, mine) = if them == Colour::White {
@@ -446,10 +525,11 @@ pub fn threat_zone(pos: &Position) -> Option<CellSet> {
             (b, w)
         };
         if theirs >= mine {
-            zone = Some(zone.unwrap_or(CellSet::EMPTY) | central_cells());
+            threatened = true;
+            zone |= central_cells();
         }
     }
-    zone
+    threatened.then_some(zone)
 }
 
 #[cfg(test)]
