@@ -583,19 +583,112 @@ mod tests {
         );
     }
 
-    /// Runs the loop on a script and returns its output.
-    fn session_output(script: &str) -> String {
-        #[derive(Clone)]
-        struct Shared(Arc<Mutex<Vec<u8>>>);
-        impl Write for Shared {
-            fn write(&mut self, b: &[u8]) -> io::Result<usize> {
-                self.0.lock().unwrap().extend_from_slice(b);
-                Ok(b.len())
-            }
-            fn flush(&mut self) -> io::Result<()> {
-                Ok(())
+    /// An output buffer the test can read while the engine writes to it.
+    #[derive(Clone)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+    impl Write for Shared {
+        fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+    impl Shared {
+        fn text(&self) -> String {
+            String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
+        }
+    }
+
+    fn info(depth: u32, pv: &[Move]) -> SearchInfo {
+        SearchInfo {
+            depth,
+            seldepth: depth,
+            multipv: 1,
+            score: crate::engine::types::Score::Cp(7),
+            bound: Bound::Exact,
+            nodes: 100,
+            time: Duration::from_millis(1),
+            hashfull: 0,
+            pv: pv.to_vec(),
+        }
+    }
+
+    #[test]
+    fn info_lines_are_throttled_within_a_depth_but_every_depth_is_shown() {
+        let buf = Shared(Arc::new(Mutex::new(Vec::new())));
+        let out = Output::new(Box::new(buf.clone()));
+        let mut t = InfoThrottle::new();
+        for depth in 1..=3 {
+            for _ in 0..50 {
+                t.report(&info(depth, &[]), &out);
             }
         }
+        assert_eq!(buf.text().lines().count(), 3, "{}", buf.text());
+        thread::sleep(INFO_INTERVAL);
+        t.report(&info(3, &[]), &out);
+        assert_eq!(buf.text().lines().count(), 4);
+        assert_eq!(t.latest.as_ref().map(|i| i.depth), Some(3));
+    }
+
+    #[test]
+    fn an_illegal_or_missing_best_move_is_replaced_by_a_legal_one() {
+        let buf = Shared(Arc::new(Mutex::new(Vec::new())));
+        let out = Output::new(Box::new(buf.clone()));
+        let pos = Position::new(Variant::Standard);
+        let legal = pos.legal_moves();
+        let centre = crate::notation::parse_move("i9i10j10").unwrap();
+        let job = SearchJob {
+            id: 1,
+            pos: pos.clone(),
+            limits: crate::engine::types::Limits::default(),
+            ponder: false,
+            omit_ponder: false,
+        };
+        let result = |best| SearchResult {
+            best,
+            ponder: Some(centre),
+            score: crate::engine::types::Score::Cp(0),
+            depth: 1,
+            nodes: 1,
+            time: Duration::ZERO,
+        };
+        let (best, ponder) = checked_moves(&job, Some(&result(Some(centre))), None, &out);
+        assert!(pos.check_move(best.unwrap()).is_ok());
+        assert_eq!(
+            ponder, None,
+            "the ponder move must be legal after the best move"
+        );
+        assert!(
+            buf.text().contains("illegal move i9i10j10"),
+            "{}",
+            buf.text()
+        );
+        let (best, _) = checked_moves(&job, None, None, &out);
+        assert!(pos.check_move(best.unwrap()).is_ok());
+        // A legal best move is kept, and the ponder move comes from the reported line.
+        let (a, b) = (legal[3], {
+            let mut p = pos.clone();
+            p.make(legal[3]);
+            p.legal_moves()[5]
+        });
+        let mut r = result(Some(a));
+        r.ponder = None;
+        let reported = info(2, &[a, b]);
+        assert_eq!(
+            checked_moves(&job, Some(&r), Some(&reported), &out),
+            (Some(a), Some(b))
+        );
+        let fin = final_info(Some(&r), Some(reported), Some(a), Some(b), 5);
+        assert_eq!(
+            (fin.pv, fin.score, fin.nodes, fin.hashfull),
+            (vec![a, b], crate::engine::types::Score::Cp(7), 1, 5)
+        );
+    }
+
+    /// Runs the loop on a script and returns its output.
+    fn session_output(script: &str) -> String {
         /// The script, then end of input a little later (end of input stops all work).
         struct LateEof(io::Cursor<Vec<u8>>);
         impl Read for LateEof {
@@ -614,8 +707,7 @@ mod tests {
             Box::new(buf.clone()),
         );
         assert_eq!(status, 0);
-        let bytes = buf.0.lock().unwrap().clone();
-        String::from_utf8(bytes).unwrap()
+        buf.text()
     }
 
     #[test]
