@@ -364,11 +364,12 @@ fn checked_moves(
         best = fallback;
     }
     let ponder = best.and_then(|b| {
-        // The search's ponder move, else the reply in the last reported line of the best move.
+        // The reply in the last reported line of the best move (so that the final info's PV
+        // and bestmove agree), else the search's own ponder move.
         let from_pv = latest
             .filter(|i| i.pv.first() == Some(&b))
             .and_then(|i| i.pv.get(1).copied());
-        let p = result.and_then(|r| r.ponder).or(from_pv)?;
+        let p = from_pv.or(result.and_then(|r| r.ponder))?;
         let mut after = pos.clone();
         after.make(b);
         after.check_move(p).is_ok().then_some(p)
