@@ -274,7 +274,8 @@ impl MoveSink for ScoringSink<'_> {
             let s = w[i] + w[(i as i32 + a) as usize] + w[(i as i32 + b) as usize];
             let pl = Placement::new_unchecked(kind, p, o);
             let h = self.history[base + pl.index()];
-            self.scored.push((s * 16 + history_bonus(h, div), self.all.len() as u32));
+            self.scored
+                .push((s * 16 + history_bonus(h, div), self.all.len() as u32));
             self.all.push(Move::Drop(pl));
         }
         let rest = puncts - warm;
