@@ -286,6 +286,64 @@ fn main() {
                 lat[lat.len() - 1]
             );
         }
+        Some("zonecheck") => {
+            // Reads "<game> <position>" lines; where the opponent threatens, checks that every
+            // move leaving the opponent no win meets the threat zone.
+            use std::io::BufRead;
+            let mut scratch = Vec::new();
+            let (mut n, mut bad, mut stoppers) = (0, 0, 0);
+            for line in std::io::stdin().lock().lines() {
+                let line = line.unwrap();
+                let Some((_, text)) = line.split_once(' ') else {
+                    continue;
+                };
+                let Ok(mut pos) = parse_position(text, Variant::Standard) else {
+                    continue;
+                };
+                let Some(zone) = punct::engine::threats::threat_zone(&pos) else {
+                    continue;
+                };
+                n += 1;
+                for mv in pos.legal_moves() {
+                    let lifted = match mv {
+                        punct::Move::Shift { from, .. } => {
+                            pos.top_piece(from).map(|i| pos.piece(i).placement.cells())
+                        }
+                        _ => None,
+                    };
+                    let meets = mv
+                        .placement()
+                        .map(|pl| pl.cells())
+                        .into_iter()
+                        .chain(lifted)
+                        .flatten()
+                        .any(|c| zone.contains(c));
+                    if meets {
+                        continue;
+                    }
+                    pos.make(mv);
+                    let them = pos.side_to_move();
+                    let mut refuted = pos.outcome().is_some_and(|o| o.winner == Some(them));
+                    if !refuted && !pos.is_finished() {
+                        if let Some(w) = punct::engine::threats::find_win(&mut pos, &mut scratch) {
+                            pos.make(w);
+                            refuted = pos.outcome().is_some_and(|o| o.winner == Some(them));
+                            pos.unmake();
+                        }
+                    }
+                    let ended = pos.is_finished();
+                    pos.unmake();
+                    if !refuted && !ended {
+                        stoppers += 1;
+                        bad += 1;
+                        println!("OUTSIDE {text}: {mv}");
+                    }
+                }
+            }
+            println!(
+                "threatened positions {n}, stopping moves outside the zone {bad} ({stoppers})"
+            );
+        }
         Some(other) => eprintln!("unknown command {other}"),
     }
 }

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use punct::engine::bench;
 use punct::engine::search::Searcher;
-use punct::engine::threats::find_win;
+use punct::engine::threats::{find_win, threat_zone};
 use punct::engine::types::{Limits, Score, SearchControl, SearchInfo, SearchResult};
 use punct::{parse_move, parse_position, Colour, Move, Position, Variant};
 use rand::seq::SliceRandom;
@@ -123,6 +123,36 @@ fn blocks_a_threat_to_connect() {
         p.unmake();
         assert!(!matches!(r.score, Score::Mate(n) if n < 0), "{r:?}");
     }
+}
+
+#[test]
+fn every_stopping_move_meets_the_threat_zone() {
+    let mut p = pos(MUST_BLOCK);
+    let zone = threat_zone(&p).expect("White threatens to connect");
+    let mut stoppers = 0;
+    for mv in p.legal_moves() {
+        let lifted = match mv {
+            Move::Shift { from, .. } => p.top_piece(from).map(|i| p.piece(i).placement.cells()),
+            _ => None,
+        };
+        let meets = mv
+            .placement()
+            .map(|pl| pl.cells())
+            .into_iter()
+            .chain(lifted)
+            .flatten()
+            .any(|c| zone.contains(c));
+        p.make(mv);
+        let stops = !has_winning_move(&mut p);
+        p.unmake();
+        if stops {
+            stoppers += 1;
+            assert!(meets, "{mv} stops the threat outside the zone");
+        }
+    }
+    assert!(stoppers > 0);
+    // No threat, no zone: the start position.
+    assert!(threat_zone(&Position::new(Variant::Standard)).is_none());
 }
 
 #[test]

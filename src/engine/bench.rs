@@ -8,7 +8,7 @@ use crate::engine::types::{Limits, SearchControl};
 use crate::notation::parse_position;
 use crate::position::{Position, Variant};
 
-pub const DEFAULT_DEPTH: u32 = 5;
+pub const DEFAULT_DEPTH: u32 = 6;
 
 /// Standard-game positions from the engine's own depth-2 games after 6 random plies (plies 8
 /// to 44: openings, blocking fights, the centre race); the two start positions come first.

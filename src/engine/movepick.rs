@@ -114,7 +114,7 @@ impl MovePicker {
             }
         }
         let h = history[pos.side_to_move().index() * PLACEMENT_SLOTS + pl.index()];
-        s * 16 + h / params.history_div.max(1)
+        s * 16 + history_bonus(h, params.history_div)
     }
 
     /// All `moves` sorted best first (for the root's first iteration).
@@ -268,13 +268,14 @@ impl MoveSink for ScoringSink<'_> {
         let warm = puncts & (hot | hot.shifted_down(a) | hot.shifted_down(b));
         let w = &self.picker.weights;
         let base = self.pos.side_to_move().index() * PLACEMENT_SLOTS;
-        let div = self.params.history_div.max(1);
+        let div = self.params.history_div;
         for p in warm {
             let i = p.index();
             let s = w[i] + w[(i as i32 + a) as usize] + w[(i as i32 + b) as usize];
             let pl = Placement::new_unchecked(kind, p, o);
             let h = self.history[base + pl.index()];
-            self.scored.push((s * 16 + h / div, self.all.len() as u32));
+            self.scored
+                .push((s * 16 + history_bonus(h, div), self.all.len() as u32));
             self.all.push(Move::Drop(pl));
         }
         let rest = puncts - warm;
@@ -289,6 +290,16 @@ impl MoveSink for ScoringSink<'_> {
         let s = self.picker.score(self.pos, mv, self.params, self.history);
         self.scored.push((s, self.all.len() as u32));
         self.all.push(mv);
+    }
+}
+
+/// The ordering bonus of a history value; most are 0, and a division is slow.
+#[inline]
+fn history_bonus(h: i32, div: i32) -> i32 {
+    if h == 0 {
+        0
+    } else {
+        h / div.max(1)
     }
 }
 

@@ -322,10 +322,12 @@ impl Worker<'_> {
             }
         }
         let best = &root[0];
+        // Stopped before any move was scored: the static order's first, score unknown.
+        let score = if best.depth == 0 { 0 } else { best.score };
         SearchResult {
             best: Some(best.mv),
             ponder: best.pv.get(1).copied(),
-            score: uci_score(best.score.max(-MATE)),
+            score: uci_score(score.clamp(-MATE, MATE)),
             depth: completed.max(1),
             nodes: self.nodes,
             time: self.clock.elapsed(),
@@ -438,7 +440,8 @@ impl Worker<'_> {
                 }
             };
             pos.unmake();
-            if self.aborted && i > 0 {
+            // An interrupted search of a move says nothing about it.
+            if self.aborted {
                 break;
             }
             score = score.clamp(-MATE, MATE);
@@ -452,9 +455,6 @@ impl Worker<'_> {
             }
             if rm.exact {
                 exact_scores.push(score);
-            }
-            if self.aborted {
-                break;
             }
             if score > best {
                 best = score;

@@ -3,12 +3,13 @@
 //! A distance counts the spaces a player still has to cover to join two opposite sides: own
 //! top-visible dots cost 0, "cheap" spaces 1, "dear" spaces (opponent's dots, which only a
 //! shift onto a stack can cover) a tunable cost. The search runs the three axes in lockstep,
-//! one layer per unit of cost, with word-parallel floods.
+//! one layer per unit of cost, growing through own dots one neighbourhood at a time.
 //!
 //! A move wins by connection only if the mover's top view after it, which is a subset of the
 //! old one plus the three landing spaces (lifting an own piece never reveals new own dots),
-//! connects. So a win in one needs a path with at most 3 non-own spaces, and every winning
-//! move lands on one of them: that is the cheap filter before a move is verified.
+//! connects. Every piece shape is connected, so the landing must meet, on one axis, both the
+//! spaces joined to one side and those joined to the other (`Touch`): candidates are found
+//! set-wise from that, and only they are checked (drops exactly on sets, shifts by playing).
 
 use crate::cellset::CellSet;
 use crate::geometry::{central_cells, Axis};
@@ -23,9 +24,6 @@ use std::sync::LazyLock;
 const MAX_COST: usize = 4;
 /// Distances are capped here (no path can be longer on 211 spaces with costs below `MAX_COST`).
 pub const MAX_DISTANCE: u32 = 2_500;
-
-/// Spaces a piece covers: the most non-own spaces a single move can add.
-const PIECE_DOTS: usize = 3;
 
 /// One breadth-first search from one side: `reach` holds the spaces within the current cost.
 #[derive(Clone)]
@@ -180,30 +178,6 @@ pub fn path_zone(
         }
     }
     zone
-}
-
-/// Everything a player needs to know to look for a one-move connection.
-pub struct WinScan {
-    /// Spaces on a path of at most 3 non-own spaces (own dots included).
-    pub zone: CellSet,
-}
-
-/// Whether `colour` could possibly connect in one move, and where: `None` when not.
-pub fn win_scan(pos: &Position, colour: Colour) -> Option<WinScan> {
-    let own = pos.top_view(colour);
-    let empty = pos.empty_cells();
-    // Shifts can put minor dots on the opponent's dots; without a piece on the board only
-    // drops are possible, and those need empty spaces.
-    let cheap = if pos.hand_total(colour) < PIECES_PER_PLAYER {
-        !own
-    } else {
-        empty
-    };
-    if distance_within(own, cheap, CellSet::EMPTY, 1, PIECE_DOTS as u32) > PIECE_DOTS as u32 {
-        return None;
-    }
-    let zone = path_zone(own, cheap, CellSet::EMPTY, 1, PIECE_DOTS as u32);
-    (!zone.is_empty()).then_some(WinScan { zone })
 }
 
 /// `seed` grown through `own` (adjacent own dots), one neighbourhood per round.
@@ -428,12 +402,6 @@ pub fn find_win(pos: &mut Position, scratch: &mut Vec<Move>) -> Option<Move> {
         return None;
     }
     shift_win(pos, &touch, scratch)
-}
-
-/// Whether `colour` has a piece placement that would join two sides (a cheap superset of
-/// having a one-move connection).
-pub fn may_connect_in_one(pos: &Position, colour: Colour) -> bool {
-    Touch::new(pos.top_view(colour)).near()
 }
 
 /// Whether `colour`'s top view after shifting piece `id` to `to` connects (the piece is
