@@ -228,10 +228,19 @@ impl Worker {
                 ctl.stop.store(true, Ordering::SeqCst);
             }
             let what = work.name();
+            // What a search owes its client even if it fails: one legal bestmove.
+            let owed = match &work {
+                Work::Search(job) => Some((job.id, job.pos.legal_moves().first().copied())),
+                _ => None,
+            };
             if catch_unwind(AssertUnwindSafe(|| self.work(work, &ctl))).is_err() {
                 self.out.line(&format!(
                     "info string error: internal failure in {what}; recovered"
                 ));
+                if let Some((id, best)) = owed {
+                    let _ = self.done.send(id);
+                    self.out.line(&fmt::bestmove_line(best, None));
+                }
                 self.rebuild();
             }
         }
