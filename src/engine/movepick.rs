@@ -21,7 +21,10 @@ use crate::position::{Position, Variant};
 const ZONE_CAP: u32 = 24;
 /// Near-shortest paths: at most this much longer than the shortest.
 const ZONE_SLACK: u32 = 1;
-const KILLER_BONUS: i32 = 1 << 16;
+/// Candidate lists kept per search: 2^12 positions.
+const LIST_CACHE_BITS: u32 = 12;
+/// Moves kept per candidate list beyond the stoppers (more than any usual width).
+const CACHED_WIDTH: usize = 32;
 /// Root moves that meet the opponent's threat zone come first.
 const BLOCKER_BONUS: i32 = 1 << 24;
 
@@ -35,6 +38,7 @@ pub struct MovePicker {
     hot: CellSet,
     /// Drops away from `hot`, by kind, orientation and PÜNCT spaces (generation order).
     cold: Vec<(Kind, u8, CellSet)>,
+    cache: Vec<Candidates>,
     /// Cells of own pieces that lie on own near paths: lifting them costs.
     lift_penalty: Vec<i32>,
 }
@@ -48,6 +52,7 @@ impl MovePicker {
             weights: vec![0; GRID_LEN],
             hot: CellSet::EMPTY,
             cold: Vec::new(),
+            cache: vec![Candidates::default(); 1 << LIST_CACHE_BITS],
             lift_penalty: vec![0; GRID_LEN],
         }
     }
@@ -150,7 +155,9 @@ impl MovePicker {
         order
     }
 
-    /// Fills the list for `ply`: the TT move, threat stoppers (capped), then the best `width`.
+    /// Fills the list for `ply`: the TT move, threat stoppers (capped), killers, then the best
+    /// of the rest up to `width`. The candidates of a position are kept for the rest of the
+    /// search (iterative deepening meets every interior node again, one ply deeper).
     #[allow(clippy::too_many_arguments)]
     pub fn pick(
         &mut self,
@@ -163,6 +170,68 @@ impl MovePicker {
         params: &Params,
         history: &[i32],
     ) {
+        let key = pos.hash();
+        let slot = (key >> (64 - LIST_CACHE_BITS)) as usize;
+        let cached = {
+            let c = &self.cache[slot];
+            c.valid && c.key == key && (c.complete || c.rest.len() >= width)
+        };
+        if !cached {
+            let n = width.max(CACHED_WIDTH);
+            let (blockers, rest, complete) = self.candidates(pos, n, block_cap, params, history);
+            self.cache[slot] = Candidates {
+                key,
+                valid: true,
+                blockers,
+                rest,
+                complete,
+            };
+        }
+        let c = &self.cache[slot];
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        list.clear();
+        let tt = tt_move.filter(|m| c.blockers.contains(m) || c.rest.contains(m));
+        if let Some(m) = tt {
+            list.push((m, true));
+        }
+        list.extend(
+            c.blockers
+                .iter()
+                .filter(|&&m| Some(m) != tt)
+                .map(|&m| (m, true)),
+        );
+        let mut taken = 0;
+        for k in killers.into_iter().flatten() {
+            if Some(k) != tt && c.rest.contains(&k) && taken < width {
+                list.push((k, false));
+                taken += 1;
+            }
+        }
+        for &m in &c.rest {
+            if taken >= width {
+                break;
+            }
+            if Some(m) != tt && !killers.contains(&Some(m)) {
+                list.push((m, false));
+                taken += 1;
+            }
+        }
+        if list.is_empty() && !pos.is_finished() {
+            list.push((Move::Pass, true));
+        }
+        self.lists[ply] = list;
+    }
+
+    /// The threat stoppers (best first, at most `block_cap`), the best `n` other moves, and
+    /// whether those are all there are. One last drop is always a stopper (see below).
+    fn candidates(
+        &mut self,
+        pos: &Position,
+        n: usize,
+        block_cap: usize,
+        params: &Params,
+        history: &[i32],
+    ) -> (Vec<Move>, Vec<Move>, bool) {
         self.compute_weights(pos, params);
         let threat = threat_zone(pos);
         if let Some(zone) = threat {
@@ -185,68 +254,57 @@ impl MovePicker {
             cold: &mut cold,
         };
         pos.generate(&mut sink);
-        let mut list = std::mem::take(&mut self.lists[ply]);
-        list.clear();
-        if all.is_empty() && cold.is_empty() {
-            if !pos.is_finished() {
-                list.push((Move::Pass, true));
-            }
-        } else {
-            let mut blockers: Vec<(i32, u32)> = Vec::new();
-            let mut rest: Vec<(i32, u32)> = Vec::with_capacity(scored.len());
-            for &(s, i) in &scored {
-                let mv = all[i as usize];
-                if Some(mv) == tt_move {
-                    list.push((mv, true));
-                    continue;
-                }
-                let s = if killers.contains(&Some(mv)) {
-                    s + KILLER_BONUS
-                } else {
-                    s
-                };
-                let blocks = threat.is_some_and(|zone| touches(pos, mv, zone));
-                if blocks {
-                    blockers.push((s, i));
-                } else {
-                    rest.push((s, i));
-                }
-            }
-            take_best(&mut blockers, block_cap);
-            list.extend(blockers.iter().map(|&(_, i)| (all[i as usize], true)));
-            take_best(&mut rest, width);
-            list.extend(rest.iter().map(|&(_, i)| (all[i as usize], false)));
-            // Too few scored moves: fill up with cold drops (the TT move may be among them).
-            let mut room = width.saturating_sub(rest.len());
-            'fill: for &(kind, o, puncts) in &cold {
-                for p in puncts {
-                    let mv = Move::Drop(Placement::new_unchecked(kind, p, o));
-                    if Some(mv) == tt_move {
-                        list.insert(0, (mv, true));
-                    } else if room > 0 {
-                        list.push((mv, false));
-                        room -= 1;
-                    } else if tt_move.is_none() {
-                        break 'fill;
-                    }
-                }
+        let mut blockers: Vec<(i32, u32)> = Vec::new();
+        let mut rest: Vec<(i32, u32)> = Vec::with_capacity(scored.len());
+        for &(s, i) in &scored {
+            let mv = all[i as usize];
+            if threat.is_some_and(|zone| touches(pos, mv, zone)) {
+                blockers.push((s, i));
+            } else {
+                rest.push((s, i));
             }
         }
+        take_best(&mut blockers, block_cap);
+        take_best(&mut rest, n);
+        let mut block_moves: Vec<Move> = blockers.iter().map(|&(_, i)| all[i as usize]).collect();
+        let mut rest_moves: Vec<Move> = rest.iter().map(|&(_, i)| all[i as usize]).collect();
+        // Too few scored moves: fill up with cold drops.
+        'fill: for &(kind, o, puncts) in &cold {
+            for p in puncts {
+                if rest_moves.len() >= n {
+                    break 'fill;
+                }
+                rest_moves.push(Move::Drop(Placement::new_unchecked(kind, p, o)));
+            }
+        }
+        let complete = rest_moves.len() < n;
         // With one piece left in the standard game, dropping it ends the game on the centre
         // count: all such drops are alike (none touches the centre), so one stands for all.
         let us = pos.side_to_move();
         if pos.variant() == Variant::Standard && pos.hand_total(us) == 1 {
-            if let Some(drop) = any_drop(pos) {
-                if !list.iter().any(|&(m, _)| matches!(m, Move::Drop(_))) {
-                    list.push((drop, true));
+            let has_drop = |v: &[Move]| v.iter().any(|m| matches!(m, Move::Drop(_)));
+            if !has_drop(&block_moves) && !has_drop(&rest_moves) {
+                if let Some(drop) = any_drop(pos) {
+                    block_moves.push(drop);
                 }
             }
         }
-        self.lists[ply] = list;
         self.all = all;
         self.scored = scored;
         self.cold = cold;
+        (block_moves, rest_moves, complete)
     }
+}
+
+/// The candidate moves of one position.
+#[derive(Clone, Default)]
+struct Candidates {
+    key: u64,
+    valid: bool,
+    blockers: Vec<Move>,
+    rest: Vec<Move>,
+    /// `rest` holds every move that is not a stopper.
+    complete: bool,
 }
 
 /// Scores moves as they are generated: every shift, and the drops that meet a hot space.
