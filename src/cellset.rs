@@ -3,7 +3,7 @@
 use std::fmt;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not, Sub};
 
-use crate::geometry::{board_cells, Cell, Dir, GRID_LEN};
+use crate::geometry::{board_cells, Cell, GRID_LEN};
 
 const WORDS: usize = GRID_LEN.div_ceil(64);
 
@@ -102,27 +102,25 @@ impl CellSet {
 
     /// The cells adjacent to some cell of `self` (and `self` itself), on the board.
     pub fn expand(&self) -> CellSet {
-        let mut out = *self;
-        for d in Dir::ALL {
-            out |= self.shifted_down(d.grid_offset());
-        }
-        out & board_cells()
+        // The six directions are grid offsets +-1, +-17 and +-18 (see `Dir::grid_offset`):
+        // constant shifts both ways, unrolled.
+        let w = &self.0;
+        let mut out = *w;
+        shift_or::<1>(w, &mut out);
+        shift_or::<17>(w, &mut out);
+        shift_or::<18>(w, &mut out);
+        CellSet(out) & board_cells()
     }
 
     /// The cells of `within` connected to `self` through cells of `within`.
     pub fn flood(&self, within: CellSet) -> CellSet {
         let mut reached = *self & within;
-        loop {
-            let mut next = reached;
-            for d in Dir::ALL {
-                next |= reached.shifted_down(d.grid_offset());
-            }
-            next &= within;
-            if next == reached {
-                return reached;
-            }
-            reached = next;
+        let mut new = reached;
+        while !new.is_empty() {
+            new = (new.expand() & within) - reached;
+            reached |= new;
         }
+        reached
     }
 
     /// The cells in increasing `(x, y)` order.
@@ -137,6 +135,22 @@ impl CellSet {
     /// The lowest cell, if any.
     pub fn first(&self) -> Option<Cell> {
         self.iter().next()
+    }
+}
+
+/// ORs `w` shifted by `N` bits both ways into `out` (bits leaving the grid are dropped).
+#[inline(always)]
+fn shift_or<const N: u32>(w: &[u64; WORDS], out: &mut [u64; WORDS]) {
+    for i in 0..WORDS {
+        let mut up = w[i] << N;
+        if i > 0 {
+            up |= w[i - 1] >> (64 - N);
+        }
+        let mut down = w[i] >> N;
+        if i + 1 < WORDS {
+            down |= w[i + 1] << (64 - N);
+        }
+        out[i] |= up | down;
     }
 }
 

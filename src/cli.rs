@@ -1,14 +1,17 @@
-//! The one-shot command-line commands of the `punct` binary: `perft`, `moves`.
+//! The command line of the `punct` binary: with no command the engine loop (`protocol.md`);
+//! `perft`, `moves` and `bench` run once and exit.
 
 use std::io::Write;
 use std::process::ExitCode;
 
+use crate::engine::{bench, fmt, search::Searcher, uci};
 use crate::notation::parse_position;
 use crate::perft::divide;
 use crate::position::{Position, Variant};
 
-const USAGE: &str =
-    "usage: punct [--variant standard|basic] [perft <depth> [<position>] | moves [<position>]]";
+const USAGE: &str = "usage: punct [--variant standard|basic] \
+     [perft <depth> [<position>] | moves [<position>] | bench [<depth>]]\n\
+     With no command, punct runs the engine on stdin/stdout (see protocol.md).";
 
 /// A command-line error: one line on stderr, exit status 2.
 fn usage_error(msg: &str) -> ExitCode {
@@ -90,11 +93,32 @@ pub fn run(args: &[String]) -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        Some("bench") => {
+            let depth = match args.get(1) {
+                None => bench::DEFAULT_DEPTH,
+                Some(d) => match d.parse::<u32>() {
+                    Ok(d) if d > 0 => d,
+                    _ => return usage_error("bench takes a depth (a positive whole number)"),
+                },
+            };
+            if args.len() > 2 {
+                return usage_error("bench takes at most one argument, the depth");
+            }
+            let mut searcher = Searcher::new(16);
+            let report = bench::run(&mut searcher, depth);
+            for line in fmt::bench_lines(&report, depth) {
+                let _ = writeln!(out, "{line}");
+            }
+            ExitCode::SUCCESS
+        }
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             ExitCode::SUCCESS
         }
         Some(other) => usage_error(&format!("unknown command '{other}'")),
-        None => usage_error("no command (the engine loop comes with the engine issue)"),
+        None => {
+            drop(out);
+            ExitCode::from(uci::run(variant) as u8)
+        }
     }
 }

@@ -1,4 +1,5 @@
-//! `punct`: the PÜNCT engine. With a command on the command line it runs that command and exits.
+//! `punct`: the PÜNCT engine. With no command it runs the engine protocol on stdin/stdout
+//! (`protocol.md`); with a command (`perft`, `moves`, `bench`) it runs that and exits.
 
 use std::process::ExitCode;
 

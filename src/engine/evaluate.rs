@@ -1,17 +1,99 @@
-//! Static evaluation (STUB: to be replaced by the real evaluation).
+//! Static evaluation, from the side to move's point of view: connection distances of both
+//! players, the centre race of the standard game, pieces in hand and the move.
 
 use crate::engine::params::Params;
-use crate::position::Position;
+use crate::engine::threats::distance_within;
+use crate::position::{Position, Variant, PIECES_PER_PLAYER};
+
+/// Distances beyond this are all the same to the evaluation (and cost nothing more to find).
+const DISTANCE_CAP: u32 = 40;
+/// Below this own distance each space counts extra: short paths become threats.
+const NEAR: i32 = 6;
 
 /// The evaluation from the side to move's point of view.
 pub fn evaluate(pos: &Position, params: &Params) -> i32 {
-    trace(pos, params).iter().map(|(_, v)| v).sum()
+    terms(pos, params).iter().map(|(_, v)| v).sum()
 }
 
 /// The evaluation broken into named terms (side to move's point of view).
 pub fn trace(pos: &Position, params: &Params) -> Vec<(&'static str, i32)> {
+    terms(pos, params).to_vec()
+}
+
+/// Connection distance of each player: `[side to move, opponent]`.
+pub fn distances(pos: &Position, params: &Params) -> [u32; 2] {
     let us = pos.side_to_move();
-    let centre = pos.centre_count();
-    let c = centre[us.index()] as i32 - centre[(!us).index()] as i32;
-    vec![("centre", c * params.path_weight / 10)]
+    let empty = pos.empty_cells();
+    [us, !us].map(|c| {
+        distance_within(
+            pos.top_view(c),
+            empty,
+            pos.top_view(!c),
+            params.opp_cover_cost,
+            DISTANCE_CAP,
+        )
+        .min(DISTANCE_CAP)
+    })
+}
+
+/// How far the game is towards a last drop, 0..=256 (standard game only).
+pub fn centre_phase(pos: &Position) -> i32 {
+    if pos.variant() != Variant::Standard {
+        return 0;
+    }
+    let fewest = pos
+        .hand_total(crate::Colour::White)
+        .min(pos.hand_total(crate::Colour::Black));
+    let played = (PIECES_PER_PLAYER - fewest.max(1)) as i32; // 0..=17
+    played * played * 256 / (17 * 17)
+}
+
+fn terms(pos: &Position, params: &Params) -> [(&'static str, i32); 5] {
+    let us = pos.side_to_move();
+    let [d_us, d_them] = distances(pos, params).map(|d| d as i32);
+    let path = params.path_weight * (d_them - d_us);
+    let near = params.path_near_weight * ((NEAR - d_us).max(0) - (NEAR - d_them).max(0));
+    let [w, b] = pos.centre_count();
+    let centre_diff = if us == crate::Colour::White {
+        w as i32 - b as i32
+    } else {
+        b as i32 - w as i32
+    };
+    let phase = centre_phase(pos);
+    let centre_weight =
+        params.centre_early + (params.centre_late - params.centre_early) * phase / 256;
+    let hand = pos.hand_total(us) as i32 - pos.hand_total(!us) as i32;
+    [
+        ("path", path),
+        ("near_path", near),
+        ("centre", centre_diff * centre_weight),
+        ("hand", hand * params.hand_weight),
+        ("tempo", params.tempo),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_position;
+
+    #[test]
+    fn start_position_is_balanced_but_for_tempo() {
+        let p = Params::default();
+        let pos = Position::new(Variant::Standard);
+        assert_eq!(evaluate(&pos, &p), p.tempo);
+        assert_eq!(
+            trace(&pos, &p).iter().map(|t| t.1).sum::<i32>(),
+            evaluate(&pos, &p)
+        );
+    }
+
+    #[test]
+    fn a_straight_piece_shortens_a_path_by_three() {
+        let p = Params::default();
+        let pos = parse_position("Wc5c6c7 b 1", Variant::Standard).unwrap();
+        // Black to move: [black, white]. A column of 3 lies on a 17-space SW-NE path.
+        assert_eq!(distances(&pos, &p), [17, 14]);
+        assert!(evaluate(&pos, &p) < 0);
+    }
 }

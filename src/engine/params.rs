@@ -1,4 +1,5 @@
-//! Tunable evaluation weights and search constants, declared once (STUB: to be replaced).
+//! Tunable evaluation weights and search constants, declared once in `params!` below: the
+//! struct, its defaults, `specs()` (the spin options), `get` and `set` all come from that list.
 
 /// One tunable: its option name, default and range.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -9,33 +10,90 @@ pub struct ParamSpec {
     pub max: i32,
 }
 
+macro_rules! params {
+    ($($field:ident $name:literal = $default:literal in $min:literal ..= $max:literal; #[doc = $doc:literal])*) => {
+        const SPECS: &[ParamSpec] = &[
+            $(ParamSpec { name: $name, default: $default, min: $min, max: $max },)*
+        ];
+
+        /// Current values of the tunables.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct Params {
+            $(#[doc = $doc] pub $field: i32,)*
+        }
+
+        impl Default for Params {
+            fn default() -> Params {
+                Params { $($field: $default,)* }
+            }
+        }
+
+        impl Params {
+            fn value(&self, name: &str) -> Option<i32> {
+                $(if name.eq_ignore_ascii_case($name) { return Some(self.$field); })*
+                None
+            }
+
+            fn slot(&mut self, name: &str) -> Option<&mut i32> {
+                $(if name.eq_ignore_ascii_case($name) { return Some(&mut self.$field); })*
+                None
+            }
+        }
+    };
+}
+
+params! {
+    path_weight "PathWeight" = 40 in 0..=1000;
+        #[doc = "Per empty space of connection distance, opponent's minus own."]
+    path_near_weight "PathNearWeight" = 60 in 0..=1000;
+        #[doc = "Extra per space below 6 of own distance (a short path is worth more than linear)."]
+    opp_cover_cost "OppCoverCost" = 2 in 1..=3;
+        #[doc = "Distance cost of an opponent's dot (covering it needs a shift onto a stack)."]
+    centre_early "CentreEarly" = 8 in 0..=1000;
+        #[doc = "Per central dot of difference at the start of the game."]
+    centre_late "CentreLate" = 150 in 0..=2000;
+        #[doc = "Per central dot of difference when a player is about to drop the last piece."]
+    hand_weight "HandWeight" = 6 in -200..=200;
+        #[doc = "Per piece in hand of difference (tempo in the centre race)."]
+    tempo "Tempo" = 15 in 0..=200;
+        #[doc = "Bonus for the side to move."]
+    width_base "WidthBase" = 6 in 1..=500;
+        #[doc = "Moves searched at an interior node of depth 1 (width cap)."]
+    width_per_depth "WidthPerDepth" = 4 in 0..=500;
+        #[doc = "Extra moves searched per ply of remaining depth."]
+    root_width_first "RootWidthFirst" = 400 in 1..=100000;
+        #[doc = "Root moves searched in the first iteration (static order, threat stoppers first)."]
+    root_width "RootWidth" = 24 in 1..=10000;
+        #[doc = "Root moves searched after the first iteration (best of the previous one first)."]
+    block_cap "BlockCap" = 64 in 1..=10000;
+        #[doc = "Most moves tried against an opponent's threat to connect in one."]
+    lmr_min_move "LmrMinMove" = 3 in 1..=100;
+        #[doc = "Moves searched before late-move reductions start."]
+    lmr_min_depth "LmrMinDepth" = 2 in 1..=20;
+        #[doc = "Least remaining depth for late-move reductions."]
+    aspiration "Aspiration" = 60 in 5..=5000;
+        #[doc = "Half width of the first aspiration window."]
+    order_own_path "OrderOwnPath" = 4 in 0..=100;
+        #[doc = "Move ordering: per dot on a space of the own shortest paths."]
+    order_opp_path "OrderOppPath" = 3 in 0..=100;
+        #[doc = "Move ordering: per dot on a space of the opponent's shortest paths."]
+    order_contact "OrderContact" = 1 in 0..=100;
+        #[doc = "Move ordering: per dot next to an own top-visible dot."]
+    order_centre "OrderCentre" = 6 in 0..=100;
+        #[doc = "Move ordering: per dot in the centre, scaled by how close the last drop is."]
+    history_div "HistoryDiv" = 64 in 1..=100000;
+        #[doc = "Divisor of the history score added to the ordering score."]
+}
+
 /// Every tunable, in option order.
 pub fn specs() -> &'static [ParamSpec] {
-    &[ParamSpec {
-        name: "PathWeight",
-        default: 100,
-        min: 0,
-        max: 1000,
-    }]
-}
-
-/// Current values of the tunables.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Params {
-    pub path_weight: i32,
-}
-
-impl Default for Params {
-    fn default() -> Params {
-        Params { path_weight: 100 }
-    }
+    SPECS
 }
 
 impl Params {
     /// The value of a tunable by (case-insensitive) name.
     pub fn get(&self, name: &str) -> Option<i32> {
-        name.eq_ignore_ascii_case("PathWeight")
-            .then_some(self.path_weight)
+        self.value(name)
     }
 
     /// Sets a tunable; an unknown name or a value out of range is an error and changes nothing.
@@ -50,7 +108,53 @@ impl Params {
                 spec.name, spec.min, spec.max
             ));
         }
-        self.path_weight = value;
+        if let Some(slot) = self.slot(spec.name) {
+            *slot = value;
+        }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_match_specs_and_ranges() {
+        let p = Params::default();
+        for s in specs() {
+            assert_eq!(p.get(s.name), Some(s.default), "{}", s.name);
+            assert!(s.min <= s.default && s.default <= s.max, "{}", s.name);
+        }
+    }
+
+    #[test]
+    fn every_spec_settable_within_range_only() {
+        for s in specs() {
+            let mut p = Params::default();
+            for v in [s.min, s.max, (s.min + s.max) / 2] {
+                p.set(s.name, v).unwrap();
+                assert_eq!(p.get(&s.name.to_ascii_lowercase()), Some(v));
+            }
+            let before = p.clone();
+            if s.max < i32::MAX {
+                assert!(p.set(s.name, s.max + 1).is_err());
+            }
+            if s.min > i32::MIN {
+                assert!(p.set(s.name, s.min - 1).is_err());
+            }
+            assert_eq!(p, before, "a rejected value changes nothing");
+        }
+        assert!(Params::default().set("NoSuchParam", 1).is_err());
+        assert_eq!(Params::default().get("NoSuchParam"), None);
+    }
+
+    #[test]
+    fn names_are_unique() {
+        for (i, a) in specs().iter().enumerate() {
+            for b in &specs()[i + 1..] {
+                assert!(!a.name.eq_ignore_ascii_case(b.name));
+            }
+        }
     }
 }

@@ -1,18 +1,61 @@
-//! The search (STUB: one-ply greedy search, to be replaced by iterative-deepening PVS).
+//! The search: iterative deepening over a principal variation search with aspiration windows,
+//! a transposition table, selective move lists (width caps, late-move reductions) and exact
+//! one-move threat handling at every node (see `movepick` and `threats`).
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::engine::evaluate::evaluate;
+use crate::engine::movepick::MovePicker;
 use crate::engine::params::Params;
+use crate::engine::threats::find_win;
+use crate::engine::timeman::{allocate, TimeLimits};
+use crate::engine::tt::{TranspositionTable, TtBound, MATE, MATE_BOUND};
 use crate::engine::types::{Bound, Limits, Score, SearchControl, SearchInfo, SearchResult};
-use crate::position::Position;
+use crate::moves::Move;
+use crate::piece::{Colour, PLACEMENT_SLOTS};
+use crate::position::{Outcome, Position};
+
+/// Deepest iteration and deepest ply.
+const MAX_DEPTH: u32 = 64;
+const MAX_PLY: usize = 96;
+const INFINITY: i32 = MATE + 1;
+/// Nodes between looks at the clock and the stop flag.
+const POLL_MASK: u64 = 31;
+/// Root improvements are reported only after this much time (no flood of info lines).
+const IMPROVEMENT_REPORT_AFTER: Duration = Duration::from_millis(100);
+
+/// Entries of the cache of per-position facts (2^16 entries, about 1.5 MB).
+const CACHE_BITS: u32 = 16;
+const NO_EVAL: i32 = i32::MIN;
+
+/// What a position alone determines, kept across iterations: its one-move win and its
+/// static evaluation (leaves are met again at every iteration).
+#[derive(Copy, Clone)]
+struct Facts {
+    key: u64,
+    win: Option<Move>,
+    eval: i32,
+    valid: bool,
+}
+
+const NO_FACTS: Facts = Facts {
+    key: 0,
+    win: None,
+    eval: NO_EVAL,
+    valid: false,
+};
 
 /// The search with its tables; lives on the worker thread between searches.
 pub struct Searcher {
+    facts: Vec<Facts>,
+    /// The parameters the cached evaluations were made with.
+    facts_params: Params,
     params: Params,
     hash_mb: usize,
     threads: usize,
     seed: u64,
+    tt: TranspositionTable,
+    history: Vec<i32>,
 }
 
 impl Searcher {
@@ -22,24 +65,43 @@ impl Searcher {
             hash_mb,
             threads: 1,
             seed: 0,
+            tt: TranspositionTable::new(hash_mb),
+            history: vec![0; 2 * PLACEMENT_SLOTS],
+            facts: vec![NO_FACTS; 1 << CACHE_BITS],
+            facts_params: Params::default(),
         }
     }
 
     /// Resizes the transposition table (clearing it).
     pub fn set_hash_size(&mut self, mb: usize) {
         self.hash_mb = mb;
+        self.tt = TranspositionTable::new(mb);
     }
 
+    /// Accepted for the protocol; the search runs on one thread (no lazy SMP yet).
     pub fn set_threads(&mut self, n: usize) {
         self.threads = n.max(1);
     }
 
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Stored for reproducible experiments; the search itself uses no randomness.
     pub fn set_seed(&mut self, seed: u64) {
         self.seed = seed;
     }
 
+    pub fn hash_mb(&self) -> usize {
+        self.hash_mb
+    }
+
     /// Forgets everything learnt from earlier searches (new game, Clear Hash).
-    pub fn clear(&mut self) {}
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.history.iter_mut().for_each(|h| *h = 0);
+        self.facts.iter_mut().for_each(|f| *f = NO_FACTS);
+    }
 
     pub fn params(&self) -> &Params {
         &self.params
@@ -51,7 +113,7 @@ impl Searcher {
 
     /// Per mille of the transposition table in use.
     pub fn hashfull(&self) -> u32 {
-        0
+        self.tt.hashfull()
     }
 
     /// Searches `pos` within `limits` until done or `ctl.stop`; reports progress to `report`.
@@ -62,47 +124,519 @@ impl Searcher {
         ctl: &SearchControl,
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
-        let start = Instant::now();
+        self.tt.new_search();
+        if self.facts_params != self.params {
+            self.facts.iter_mut().for_each(|f| *f = NO_FACTS);
+            self.facts_params = self.params.clone();
+        }
+        let mut worker = Worker {
+            params: &self.params,
+            tt: &mut self.tt,
+            history: &mut self.history,
+            facts: &mut self.facts,
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            pv: vec![Vec::new(); MAX_PLY + 2],
+            picker: MovePicker::new(MAX_PLY + 1),
+            scratch: Vec::with_capacity(256),
+            ctl,
+            clock: Clock::new(limits, ctl),
+            nodes: 0,
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            aborted: false,
+            seldepth: 0,
+        };
         let mut pos = pos.clone();
+        worker.run(&mut pos, limits, report)
+    }
+}
+
+/// The clock of one search: time limits start after `ponderhit`.
+struct Clock {
+    started: Instant,
+    /// Start of the timed part (search start, or the moment pondering ended).
+    timed_from: Instant,
+    limits: Option<TimeLimits>,
+    pondering: bool,
+}
+
+impl Clock {
+    fn new(limits: &Limits, ctl: &SearchControl) -> Clock {
+        let now = Instant::now();
+        Clock {
+            started: now,
+            timed_from: now,
+            limits: allocate(limits),
+            pondering: ctl.is_pondering(),
+        }
+    }
+
+    fn elapsed(&self) -> Duration {
+        self.started.elapsed()
+    }
+
+    fn update_ponder(&mut self, ctl: &SearchControl) {
+        if self.pondering && !ctl.is_pondering() {
+            self.pondering = false;
+            self.timed_from = Instant::now();
+        }
+    }
+
+    fn hard_expired(&mut self, ctl: &SearchControl) -> bool {
+        self.update_ponder(ctl);
+        match self.limits {
+            Some(l) if !self.pondering => self.timed_from.elapsed() >= l.hard,
+            _ => false,
+        }
+    }
+
+    fn soft_expired(&mut self, ctl: &SearchControl) -> bool {
+        self.update_ponder(ctl);
+        match self.limits {
+            Some(l) if !self.pondering => self.timed_from.elapsed() >= l.soft,
+            _ => false,
+        }
+    }
+}
+
+#[derive(Clone)]
+struct RootMove {
+    mv: Move,
+    score: i32,
+    /// Depth of the last iteration that searched this move (0: only ordered).
+    depth: u32,
+    /// Whether `score` is exact (else an upper bound).
+    exact: bool,
+    pv: Vec<Move>,
+}
+
+struct Worker<'a> {
+    params: &'a Params,
+    tt: &'a mut TranspositionTable,
+    history: &'a mut [i32],
+    facts: &'a mut [Facts],
+    killers: Vec<[Option<Move>; 2]>,
+    pv: Vec<Vec<Move>>,
+    picker: MovePicker,
+    scratch: Vec<Move>,
+    ctl: &'a SearchControl,
+    clock: Clock,
+    nodes: u64,
+    node_limit: u64,
+    aborted: bool,
+    seldepth: usize,
+}
+
+/// The score of a finished game for the side to move, `ply` moves from the root.
+fn terminal_score(outcome: Outcome, side: Colour, ply: usize) -> i32 {
+    match outcome.winner {
+        None => 0,
+        Some(w) if w == side => MATE - ply as i32,
+        Some(_) => -(MATE - ply as i32),
+    }
+}
+
+/// An internal score as a UCI score.
+pub fn uci_score(score: i32) -> Score {
+    if score >= MATE_BOUND {
+        Score::Mate((MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        Score::Mate(-((MATE + score + 1) / 2))
+    } else {
+        Score::Cp(score)
+    }
+}
+
+impl Worker<'_> {
+    fn run(
+        &mut self,
+        pos: &mut Position,
+        limits: &Limits,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
         let mut moves = pos.legal_moves();
         if !limits.searchmoves.is_empty() {
-            moves.retain(|m| limits.searchmoves.contains(m));
+            let allowed: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|m| limits.searchmoves.contains(m))
+                .collect();
+            if !allowed.is_empty() {
+                moves = allowed;
+            }
         }
-        let mut best = None;
-        let mut best_score = i32::MIN;
-        let mut nodes = 0;
-        for mv in moves {
-            if ctl.stopped() {
+        if moves.is_empty() {
+            let score = pos
+                .outcome()
+                .map_or(0, |o| terminal_score(o, pos.side_to_move(), 0));
+            return SearchResult {
+                best: None,
+                ponder: None,
+                score: uci_score(score),
+                depth: 0,
+                nodes: 0,
+                time: self.clock.elapsed(),
+            };
+        }
+        let ordered = self
+            .picker
+            .order_root(pos, &moves, self.params, self.history);
+        let mut root: Vec<RootMove> = ordered
+            .into_iter()
+            .map(|mv| RootMove {
+                mv,
+                score: -INFINITY,
+                depth: 0,
+                exact: false,
+                pv: vec![mv],
+            })
+            .collect();
+        let multipv = limits.multipv.clamp(1, root.len());
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let mut completed = 0;
+        let mut best_score = -INFINITY;
+        for depth in 1..=max_depth {
+            let score = if multipv == 1 && depth > 1 && best_score.abs() < MATE_BOUND {
+                self.aspiration(pos, &mut root, depth, best_score, report)
+            } else {
+                self.root_search(pos, &mut root, depth, -INFINITY, INFINITY, multipv, report)
+            };
+            // Searched moves first, best first; a stable sort keeps the earlier order on ties.
+            root.sort_by(|a, b| b.depth.cmp(&a.depth).then(b.score.cmp(&a.score)));
+            if self.aborted {
                 break;
             }
-            pos.make(mv);
-            nodes += 1;
-            let score = -evaluate(&pos, &self.params);
-            pos.unmake();
-            if score > best_score {
-                best_score = score;
-                best = Some(mv);
+            completed = depth;
+            best_score = score;
+            for (i, rm) in root.iter().take(multipv).enumerate() {
+                let info = self.info(depth, i + 1, rm.score, Bound::Exact, &rm.pv);
+                report(&info);
+            }
+            let mate_found =
+                best_score.abs() >= MATE_BOUND && (MATE - best_score.abs()) as u32 <= depth;
+            let timed = !limits.infinite && !self.clock.pondering;
+            if timed && (mate_found || root.len() == 1) {
+                break;
+            }
+            if self.clock.soft_expired(self.ctl) {
+                break;
             }
         }
-        let info = SearchInfo {
-            depth: 1,
-            seldepth: 1,
-            multipv: 1,
-            score: Score::Cp(best_score.max(-30000)),
-            bound: Bound::Exact,
-            nodes,
-            time: start.elapsed(),
-            hashfull: 0,
-            pv: best.into_iter().collect(),
-        };
-        report(&info);
+        let best = &root[0];
+        // Stopped before any move was scored: the static order's first, score unknown.
+        let score = if best.depth == 0 { 0 } else { best.score };
         SearchResult {
-            best,
-            ponder: None,
-            score: info.score,
-            depth: 1,
-            nodes,
-            time: start.elapsed(),
+            best: Some(best.mv),
+            ponder: best.pv.get(1).copied(),
+            score: uci_score(score.clamp(-MATE, MATE)),
+            depth: completed.max(1),
+            nodes: self.nodes,
+            time: self.clock.elapsed(),
+        }
+    }
+
+    fn info(
+        &self,
+        depth: u32,
+        multipv: usize,
+        score: i32,
+        bound: Bound,
+        pv: &[Move],
+    ) -> SearchInfo {
+        SearchInfo {
+            depth,
+            seldepth: (self.seldepth as u32).max(depth),
+            multipv,
+            score: uci_score(score.clamp(-MATE, MATE)),
+            bound,
+            nodes: self.nodes,
+            time: self.clock.elapsed(),
+            hashfull: self.tt.hashfull(),
+            pv: pv.to_vec(),
+        }
+    }
+
+    fn aspiration(
+        &mut self,
+        pos: &mut Position,
+        root: &mut [RootMove],
+        depth: u32,
+        previous: i32,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> i32 {
+        let mut delta = self.params.aspiration;
+        let (mut alpha, mut beta) = (previous - delta, previous + delta);
+        loop {
+            let score = self.root_search(pos, root, depth, alpha, beta, 1, report);
+            if self.aborted {
+                return score;
+            }
+            if score <= alpha {
+                alpha = (alpha - delta).max(-INFINITY);
+            } else if score >= beta {
+                beta = (beta + delta).min(INFINITY);
+            } else {
+                return score;
+            }
+            delta = delta.saturating_mul(4);
+            if delta > 4 * MATE {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+            root.sort_by(|a, b| b.depth.cmp(&a.depth).then(b.score.cmp(&a.score)));
+        }
+    }
+
+    /// One iteration over the root moves; returns the best score (a bound on fail low/high).
+    #[allow(clippy::too_many_arguments)]
+    fn root_search(
+        &mut self,
+        pos: &mut Position,
+        root: &mut [RootMove],
+        depth: u32,
+        alpha_in: i32,
+        beta: i32,
+        multipv: usize,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> i32 {
+        let width = if depth == 1 {
+            (self.params.root_width_first as usize)
+                .max(multipv)
+                .min(root.len())
+        } else {
+            (self.params.root_width as usize)
+                .max(multipv)
+                .min(root.len())
+        };
+        let mut alpha = alpha_in;
+        let mut best = -INFINITY;
+        let mut exact_scores: Vec<i32> = Vec::new();
+        for (i, rm) in root.iter_mut().take(width).enumerate() {
+            if self.poll() {
+                break;
+            }
+            // With MultiPV, a move must beat the K-th best line so far to be searched exactly.
+            let floor = if multipv > 1 {
+                if exact_scores.len() >= multipv {
+                    let mut s = exact_scores.clone();
+                    s.sort_unstable_by(|a, b| b.cmp(a));
+                    s[multipv - 1]
+                } else {
+                    -INFINITY
+                }
+            } else {
+                alpha
+            };
+            let mv = rm.mv;
+            pos.make(mv);
+            let d = depth as i32 - 1;
+            let mut score = if i == 0 || floor == -INFINITY {
+                -self.negamax(pos, d, 1, -beta, -floor)
+            } else {
+                let s = -self.negamax(pos, d, 1, -floor - 1, -floor);
+                if s > floor && s < beta && !self.aborted {
+                    -self.negamax(pos, d, 1, -beta, -floor)
+                } else {
+                    s
+                }
+            };
+            pos.unmake();
+            // An interrupted search of a move says nothing about it.
+            if self.aborted {
+                break;
+            }
+            score = score.clamp(-MATE, MATE);
+            rm.depth = depth;
+            rm.score = score;
+            rm.exact = score > floor && score < beta;
+            if score > floor || i == 0 {
+                rm.pv.clear();
+                rm.pv.push(mv);
+                rm.pv.extend_from_slice(&self.pv[1]);
+            }
+            if rm.exact {
+                exact_scores.push(score);
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                alpha = score;
+                if i > 0 && depth > 1 && self.clock.elapsed() >= IMPROVEMENT_REPORT_AFTER {
+                    let pv = rm.pv.clone();
+                    let bound = if score >= beta {
+                        Bound::Lower
+                    } else {
+                        Bound::Exact
+                    };
+                    let info = self.info(depth, 1, score, bound, &pv);
+                    report(&info);
+                }
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// Looks at the stop flag, node limit and clock; true when the search must end.
+    #[inline]
+    fn poll(&mut self) -> bool {
+        if !self.aborted
+            && (self.nodes >= self.node_limit
+                || self.ctl.stopped()
+                || self.clock.hard_expired(self.ctl))
+        {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &mut Position,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.pv[ply].clear();
+        if self.aborted
+            || self.nodes >= self.node_limit
+            || (self.nodes & POLL_MASK == 0 && self.poll())
+        {
+            self.aborted = true;
+            return 0;
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        let side = pos.side_to_move();
+        if let Some(outcome) = pos.outcome() {
+            return terminal_score(outcome, side, ply);
+        }
+        if pos.repetitions() >= 2 {
+            return 0;
+        }
+        let key = pos.hash();
+        let slot = (key >> (64 - CACHE_BITS)) as usize;
+        let mut facts = self.facts[slot];
+        if !facts.valid || facts.key != key {
+            facts = Facts {
+                key,
+                win: find_win(pos, &mut self.scratch),
+                eval: NO_EVAL,
+                valid: true,
+            };
+        }
+        if let Some(win) = facts.win {
+            self.facts[slot] = facts;
+            self.pv[ply].push(win);
+            return MATE - ply as i32 - 1;
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            if facts.eval == NO_EVAL {
+                facts.eval = evaluate(pos, self.params).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+            }
+            self.facts[slot] = facts;
+            return facts.eval;
+        }
+        self.facts[slot] = facts;
+        let pv_node = beta - alpha > 1;
+        let mut tt_move = None;
+        if let Some(hit) = self.tt.probe(key, ply) {
+            tt_move = hit.mv;
+            if !pv_node && hit.depth as i32 >= depth {
+                let cut = match hit.bound {
+                    TtBound::Exact => true,
+                    TtBound::Lower => hit.score >= beta,
+                    TtBound::Upper => hit.score <= alpha,
+                };
+                if cut {
+                    return hit.score;
+                }
+            }
+        }
+        let width = (self.params.width_base + self.params.width_per_depth * (depth - 1)) as usize;
+        self.picker.pick(
+            pos,
+            ply,
+            width,
+            self.params.block_cap as usize,
+            tt_move,
+            self.killers[ply],
+            self.params,
+            self.history,
+        );
+        let mut alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        let n = self.picker.len(ply);
+        for i in 0..n {
+            let (mv, forcing) = self.picker.get(ply, i);
+            pos.make(mv);
+            let mut score;
+            if i == 0 {
+                score = -self.negamax(pos, depth - 1, ply + 1, -beta, -alpha);
+            } else {
+                let reduce = if !forcing
+                    && i >= self.params.lmr_min_move as usize
+                    && depth >= self.params.lmr_min_depth
+                {
+                    1 + (i >= 4 * self.params.lmr_min_move as usize && depth >= 4) as i32
+                } else {
+                    0
+                };
+                score = -self.negamax(pos, depth - 1 - reduce, ply + 1, -alpha - 1, -alpha);
+                if reduce > 0 && score > alpha && !self.aborted {
+                    score = -self.negamax(pos, depth - 1, ply + 1, -alpha - 1, -alpha);
+                }
+                if score > alpha && score < beta && !self.aborted {
+                    score = -self.negamax(pos, depth - 1, ply + 1, -beta, -alpha);
+                }
+            }
+            pos.unmake();
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(mv);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if score >= beta {
+                        if !forcing {
+                            self.reward(side, mv, depth, ply);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            TtBound::Lower
+        } else if best_move.is_some() {
+            TtBound::Exact
+        } else {
+            TtBound::Upper
+        };
+        self.tt
+            .store(key, ply, best_move, best, depth.max(0) as u32, bound);
+        best
+    }
+
+    fn reward(&mut self, side: Colour, mv: Move, depth: i32, ply: usize) {
+        let k = &mut self.killers[ply];
+        if k[0] != Some(mv) {
+            k[1] = k[0];
+            k[0] = Some(mv);
+        }
+        if let Some(pl) = mv.placement() {
+            let h = &mut self.history[side.index() * PLACEMENT_SLOTS + pl.index()];
+            *h = (*h + depth * depth).min(1 << 20);
         }
     }
 }

@@ -1,0 +1,391 @@
+//! Selective move lists: every legal move gets a cheap score from per-space weights (own and
+//! opponent's near-shortest paths, contact, the centre as the last drop nears) plus history;
+//! a node searches the TT move, every move that may stop an opponent's one-move threat, and
+//! the best `width` of the rest.
+
+use std::cmp::Reverse;
+
+use crate::cellset::CellSet;
+use crate::engine::evaluate::centre_phase;
+use crate::engine::params::Params;
+use crate::engine::threats::{any_drop, distance_within, path_zone, threat_zone};
+use crate::geometry::Cell;
+use crate::geometry::{central_cells, GRID_LEN};
+use crate::movegen::MoveSink;
+use crate::moves::Move;
+use crate::piece::PLACEMENT_SLOTS;
+use crate::piece::{Kind, Placement};
+use crate::position::{Position, Variant};
+
+/// Paths longer than this are not worth steering the ordering.
+const ZONE_CAP: u32 = 24;
+/// Near-shortest paths: at most this much longer than the shortest.
+const ZONE_SLACK: u32 = 1;
+/// Candidate lists kept per search: 2^12 positions.
+const LIST_CACHE_BITS: u32 = 12;
+/// Moves kept per candidate list beyond the stoppers (more than any usual width).
+const CACHED_WIDTH: usize = 32;
+/// Root moves that meet the opponent's threat zone come first.
+const BLOCKER_BONUS: i32 = 1 << 24;
+
+pub struct MovePicker {
+    /// Per ply: the moves to search, with whether each is exempt from reductions.
+    lists: Vec<Vec<(Move, bool)>>,
+    all: Vec<Move>,
+    scored: Vec<(i32, u32)>,
+    weights: Vec<i32>,
+    /// The spaces with a nonzero weight: drops elsewhere are scored only if needed.
+    hot: CellSet,
+    /// Drops away from `hot`, by kind, orientation and PÜNCT spaces (generation order).
+    cold: Vec<(Kind, u8, CellSet)>,
+    cache: Vec<Candidates>,
+    /// Cells of own pieces that lie on own near paths: lifting them costs.
+    lift_penalty: Vec<i32>,
+}
+
+impl MovePicker {
+    pub fn new(plies: usize) -> MovePicker {
+        MovePicker {
+            lists: vec![Vec::new(); plies],
+            all: Vec::with_capacity(8192),
+            scored: Vec::with_capacity(8192),
+            weights: vec![0; GRID_LEN],
+            hot: CellSet::EMPTY,
+            cold: Vec::new(),
+            cache: vec![Candidates::default(); 1 << LIST_CACHE_BITS],
+            lift_penalty: vec![0; GRID_LEN],
+        }
+    }
+
+    #[inline]
+    pub fn len(&self, ply: usize) -> usize {
+        self.lists[ply].len()
+    }
+
+    #[inline]
+    pub fn get(&self, ply: usize, i: usize) -> (Move, bool) {
+        self.lists[ply][i]
+    }
+
+    fn compute_weights(&mut self, pos: &Position, params: &Params) {
+        self.weights.iter_mut().for_each(|w| *w = 0);
+        self.lift_penalty.iter_mut().for_each(|w| *w = 0);
+        let us = pos.side_to_move();
+        let empty = pos.empty_cells();
+        let mut hot = CellSet::EMPTY;
+        let mut add = |set: CellSet, w: i32, out: &mut Vec<i32>| {
+            if w != 0 {
+                hot |= set;
+                for c in set {
+                    out[c.index()] += w;
+                }
+            }
+        };
+        for (colour, weight) in [(us, params.order_own_path), (!us, params.order_opp_path)] {
+            let own = pos.top_view(colour);
+            let opp = pos.top_view(!colour);
+            let d = distance_within(own, empty, opp, params.opp_cover_cost, ZONE_CAP);
+            if d <= ZONE_CAP {
+                let zone = path_zone(own, empty, opp, params.opp_cover_cost, d + ZONE_SLACK);
+                add(zone - own, weight, &mut self.weights);
+                if colour == us {
+                    add(zone & own, weight, &mut self.lift_penalty);
+                } else {
+                    // Covering the opponent's path dots (by a shift) blocks too.
+                    add(zone & own, weight, &mut self.weights);
+                }
+            }
+        }
+        let own = pos.top_view(us);
+        add(own.expand() - own, params.order_contact, &mut self.weights);
+        let centre_w = params.order_centre * centre_phase(pos) / 256;
+        add(central_cells() - own, centre_w, &mut self.weights);
+        // Lift penalties were added to `hot` too; it only needs to be a superset.
+        self.hot = hot;
+    }
+
+    #[inline]
+    fn score(&self, pos: &Position, mv: Move, params: &Params, history: &[i32]) -> i32 {
+        let Some(pl) = mv.placement() else { return 0 };
+        let mut s: i32 = pl.cells().iter().map(|c| self.weights[c.index()]).sum();
+        if let Move::Shift { from, .. } = mv {
+            if let Some(id) = pos.top_piece(from) {
+                let old = pos.piece(id).placement;
+                s -= old
+                    .cells()
+                    .iter()
+                    .map(|c| self.lift_penalty[c.index()])
+                    .sum::<i32>();
+            }
+        }
+        let h = history[pos.side_to_move().index() * PLACEMENT_SLOTS + pl.index()];
+        s * 16 + history_bonus(h, params.history_div)
+    }
+
+    /// All `moves` sorted best first (for the root's first iteration).
+    pub fn order_root(
+        &mut self,
+        pos: &Position,
+        moves: &[Move],
+        params: &Params,
+        history: &[i32],
+    ) -> Vec<Move> {
+        self.compute_weights(pos, params);
+        let threat = threat_zone(pos);
+        let mut scored: Vec<(i32, usize)> = moves
+            .iter()
+            .enumerate()
+            .map(|(i, &m)| {
+                let mut s = self.score(pos, m, params, history);
+                if threat.is_some_and(|zone| touches(pos, m, zone)) {
+                    s += BLOCKER_BONUS;
+                }
+                (s, i)
+            })
+            .collect();
+        scored.sort_by_key(|&(s, i)| (Reverse(s), i));
+        let mut order: Vec<Move> = scored.into_iter().map(|(_, i)| moves[i]).collect();
+        // A last drop (standard game) ends the game: keep one near the front.
+        if pos.variant() == Variant::Standard && pos.hand_total(pos.side_to_move()) == 1 {
+            if let Some(i) = order.iter().position(|m| matches!(m, Move::Drop(_))) {
+                let drop = order.remove(i);
+                order.insert(1.min(order.len()), drop);
+            }
+        }
+        order
+    }
+
+    /// Fills the list for `ply`: the TT move, threat stoppers (capped), killers, then the best
+    /// of the rest up to `width`. The candidates of a position are kept for the rest of the
+    /// search (iterative deepening meets every interior node again, one ply deeper).
+    #[allow(clippy::too_many_arguments)]
+    pub fn pick(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        width: usize,
+        block_cap: usize,
+        tt_move: Option<Move>,
+        killers: [Option<Move>; 2],
+        params: &Params,
+        history: &[i32],
+    ) {
+        let key = pos.hash();
+        let slot = (key >> (64 - LIST_CACHE_BITS)) as usize;
+        let cached = {
+            let c = &self.cache[slot];
+            c.valid && c.key == key && (c.complete || c.rest.len() >= width)
+        };
+        if !cached {
+            let n = width.max(CACHED_WIDTH);
+            let (blockers, rest, complete) = self.candidates(pos, n, block_cap, params, history);
+            self.cache[slot] = Candidates {
+                key,
+                valid: true,
+                blockers,
+                rest,
+                complete,
+            };
+        }
+        let c = &self.cache[slot];
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        list.clear();
+        let tt = tt_move.filter(|m| c.blockers.contains(m) || c.rest.contains(m));
+        if let Some(m) = tt {
+            list.push((m, true));
+        }
+        list.extend(
+            c.blockers
+                .iter()
+                .filter(|&&m| Some(m) != tt)
+                .map(|&m| (m, true)),
+        );
+        let mut taken = 0;
+        for k in killers.into_iter().flatten() {
+            if Some(k) != tt && c.rest.contains(&k) && taken < width {
+                list.push((k, false));
+                taken += 1;
+            }
+        }
+        for &m in &c.rest {
+            if taken >= width {
+                break;
+            }
+            if Some(m) != tt && !killers.contains(&Some(m)) {
+                list.push((m, false));
+                taken += 1;
+            }
+        }
+        if list.is_empty() && !pos.is_finished() {
+            list.push((Move::Pass, true));
+        }
+        self.lists[ply] = list;
+    }
+
+    /// The threat stoppers (best first, at most `block_cap`), the best `n` other moves, and
+    /// whether those are all there are. One last drop is always a stopper (see below).
+    fn candidates(
+        &mut self,
+        pos: &Position,
+        n: usize,
+        block_cap: usize,
+        params: &Params,
+        history: &[i32],
+    ) -> (Vec<Move>, Vec<Move>, bool) {
+        self.compute_weights(pos, params);
+        let threat = threat_zone(pos);
+        if let Some(zone) = threat {
+            // Every move meeting the threat zone must be looked at, so it must be hot.
+            self.hot |= zone;
+        }
+        let mut all = std::mem::take(&mut self.all);
+        let mut scored = std::mem::take(&mut self.scored);
+        let mut cold = std::mem::take(&mut self.cold);
+        all.clear();
+        scored.clear();
+        cold.clear();
+        let mut sink = ScoringSink {
+            picker: self,
+            pos,
+            params,
+            history,
+            all: &mut all,
+            scored: &mut scored,
+            cold: &mut cold,
+        };
+        pos.generate(&mut sink);
+        let mut blockers: Vec<(i32, u32)> = Vec::new();
+        let mut rest: Vec<(i32, u32)> = Vec::with_capacity(scored.len());
+        for &(s, i) in &scored {
+            let mv = all[i as usize];
+            if threat.is_some_and(|zone| touches(pos, mv, zone)) {
+                blockers.push((s, i));
+            } else {
+                rest.push((s, i));
+            }
+        }
+        take_best(&mut blockers, block_cap);
+        take_best(&mut rest, n);
+        let mut block_moves: Vec<Move> = blockers.iter().map(|&(_, i)| all[i as usize]).collect();
+        let mut rest_moves: Vec<Move> = rest.iter().map(|&(_, i)| all[i as usize]).collect();
+        // Too few scored moves: fill up with cold drops.
+        'fill: for &(kind, o, puncts) in &cold {
+            for p in puncts {
+                if rest_moves.len() >= n {
+                    break 'fill;
+                }
+                rest_moves.push(Move::Drop(Placement::new_unchecked(kind, p, o)));
+            }
+        }
+        let complete = rest_moves.len() < n;
+        // With one piece left in the standard game, dropping it ends the game on the centre
+        // count: all such drops are alike (none touches the centre), so one stands for all.
+        let us = pos.side_to_move();
+        if pos.variant() == Variant::Standard && pos.hand_total(us) == 1 {
+            let has_drop = |v: &[Move]| v.iter().any(|m| matches!(m, Move::Drop(_)));
+            if !has_drop(&block_moves) && !has_drop(&rest_moves) {
+                if let Some(drop) = any_drop(pos) {
+                    block_moves.push(drop);
+                }
+            }
+        }
+        self.all = all;
+        self.scored = scored;
+        self.cold = cold;
+        (block_moves, rest_moves, complete)
+    }
+}
+
+/// The candidate moves of one position.
+#[derive(Clone, Default)]
+struct Candidates {
+    key: u64,
+    valid: bool,
+    blockers: Vec<Move>,
+    rest: Vec<Move>,
+    /// `rest` holds every move that is not a stopper.
+    complete: bool,
+}
+
+/// Scores moves as they are generated: every shift, and the drops that meet a hot space.
+struct ScoringSink<'a> {
+    picker: &'a MovePicker,
+    pos: &'a Position,
+    params: &'a Params,
+    history: &'a [i32],
+    all: &'a mut Vec<Move>,
+    scored: &'a mut Vec<(i32, u32)>,
+    cold: &'a mut Vec<(Kind, u8, CellSet)>,
+}
+
+impl MoveSink for ScoringSink<'_> {
+    #[inline]
+    fn drops(&mut self, kind: Kind, o: u8, puncts: CellSet) {
+        let [a, b] = kind.minor_offsets(o);
+        let hot = self.picker.hot;
+        let warm = puncts & (hot | hot.shifted_down(a) | hot.shifted_down(b));
+        let w = &self.picker.weights;
+        let base = self.pos.side_to_move().index() * PLACEMENT_SLOTS;
+        let div = self.params.history_div;
+        for p in warm {
+            let i = p.index();
+            let s = w[i] + w[(i as i32 + a) as usize] + w[(i as i32 + b) as usize];
+            let pl = Placement::new_unchecked(kind, p, o);
+            let h = self.history[base + pl.index()];
+            self.scored
+                .push((s * 16 + history_bonus(h, div), self.all.len() as u32));
+            self.all.push(Move::Drop(pl));
+        }
+        let rest = puncts - warm;
+        if !rest.is_empty() {
+            self.cold.push((kind, o, rest));
+        }
+    }
+
+    #[inline]
+    fn shift(&mut self, from: Cell, to: Placement) {
+        let mv = Move::Shift { from, to };
+        let s = self.picker.score(self.pos, mv, self.params, self.history);
+        self.scored.push((s, self.all.len() as u32));
+        self.all.push(mv);
+    }
+}
+
+/// The ordering bonus of a history value; most are 0, and a division is slow.
+#[inline]
+fn history_bonus(h: i32, div: i32) -> i32 {
+    if h == 0 {
+        0
+    } else {
+        h / div.max(1)
+    }
+}
+
+/// Whether a move lands on or lifts a piece off a space of `zone`.
+fn touches(pos: &Position, mv: Move, zone: CellSet) -> bool {
+    let lands = mv
+        .placement()
+        .is_some_and(|pl| pl.cells().iter().any(|&c| zone.contains(c)));
+    let lifts = match mv {
+        Move::Shift { from, .. } => pos.top_piece(from).is_some_and(|id| {
+            pos.piece(id)
+                .placement
+                .cells()
+                .iter()
+                .any(|&c| zone.contains(c))
+        }),
+        _ => false,
+    };
+    lands || lifts
+}
+
+/// Keeps the `n` best (highest score, then lowest index) in order.
+fn take_best(v: &mut Vec<(i32, u32)>, n: usize) {
+    let key = |&(s, i): &(i32, u32)| (Reverse(s), i);
+    if v.len() > n && n > 0 {
+        v.select_nth_unstable_by_key(n - 1, key);
+        v.truncate(n);
+    }
+    v.truncate(n);
+    v.sort_unstable_by_key(key);
+}

@@ -1,0 +1,533 @@
+//! Connection distances and one-move wins, on cell sets.
+//!
+//! A distance counts the spaces a player still has to cover to join two opposite sides: own
+//! top-visible dots cost 0, "cheap" spaces 1, "dear" spaces (opponent's dots, which only a
+//! shift onto a stack can cover) a tunable cost. The search runs the three axes in lockstep,
+//! one layer per unit of cost, growing through own dots one neighbourhood at a time.
+//!
+//! A move wins by connection only if the mover's top view after it, which is a subset of the
+//! old one plus the three landing spaces (lifting an own piece never reveals new own dots),
+//! connects. Every piece shape is connected, so the landing must meet, on one axis, both the
+//! spaces joined to one side and those joined to the other (`Touch`): candidates are found
+//! set-wise from that, and only they are checked (drops exactly on sets, shifts by playing).
+
+use crate::cellset::CellSet;
+use crate::geometry::{central_cells, Axis};
+use crate::geometry::{Dir, GRID_LEN};
+use crate::moves::Move;
+use crate::piece::{Colour, Kind, Placement};
+use crate::position::{connects, Position, Variant, PIECES_PER_PLAYER};
+use crate::Cell;
+use std::sync::LazyLock;
+
+/// Costs up to this are supported for dear spaces.
+const MAX_COST: usize = 4;
+/// Distances are capped here (no path can be longer on 211 spaces with costs below `MAX_COST`).
+pub const MAX_DISTANCE: u32 = 2_500;
+
+/// One breadth-first search from one side: `reach` holds the spaces within the current cost.
+#[derive(Clone)]
+struct Wave {
+    reach: CellSet,
+    pending: [CellSet; MAX_COST],
+}
+
+struct Terrain {
+    own: CellSet,
+    cheap: CellSet,
+    dear: CellSet,
+    dear_cost: usize,
+}
+
+impl Wave {
+    fn new(start: CellSet, t: &Terrain) -> Wave {
+        let mut w = Wave {
+            reach: CellSet::EMPTY,
+            pending: [CellSet::EMPTY; MAX_COST],
+        };
+        // Side spaces are entered at their own cost; own side dots are reached at once.
+        w.schedule(start - t.own, 0, t);
+        w.absorb(start & t.own, 0, t);
+        w
+    }
+
+    /// Registers `front` (spaces adjacent to what is reached at `level`) to be reached later.
+    #[inline]
+    fn schedule(&mut self, front: CellSet, level: usize, t: &Terrain) {
+        let cheap = front & t.cheap;
+        if !cheap.is_empty() {
+            self.pending[(level + 1) % MAX_COST] |= cheap;
+        }
+        let dear = front & t.dear;
+        if !dear.is_empty() {
+            self.pending[(level + t.dear_cost) % MAX_COST] |= dear;
+        }
+    }
+
+    /// Reaches `new` at `level`, with the own dots joined to it (cost 0), and schedules the
+    /// spaces around them. One neighbourhood per batch: cheaper than a flood to a fixpoint.
+    #[inline]
+    fn absorb(&mut self, mut new: CellSet, level: usize, t: &Terrain) {
+        self.reach |= new;
+        while !new.is_empty() {
+            let around = new.expand() - self.reach;
+            let more = around & t.own;
+            self.schedule(around - more, level, t);
+            self.reach |= more;
+            new = more;
+        }
+    }
+
+    /// Advances from `level - 1` to `level`.
+    #[inline]
+    fn step(&mut self, level: usize, t: &Terrain) {
+        let slot = level % MAX_COST;
+        let add = self.pending[slot] - self.reach;
+        self.pending[slot] = CellSet::EMPTY;
+        if !add.is_empty() {
+            self.absorb(add, level, t);
+        }
+    }
+}
+
+fn terrain(own: CellSet, cheap: CellSet, dear: CellSet, dear_cost: i32) -> Terrain {
+    Terrain {
+        own,
+        cheap: cheap - own,
+        dear: dear - own - cheap,
+        dear_cost: (dear_cost.max(1) as usize).min(MAX_COST - 1),
+    }
+}
+
+/// The shortest connection distance over the three axes (`MAX_DISTANCE` if none within it).
+pub fn distance(own: CellSet, cheap: CellSet, dear: CellSet, dear_cost: i32) -> u32 {
+    distance_within(own, cheap, dear, dear_cost, MAX_DISTANCE)
+}
+
+/// [`distance`], giving up (returning `limit + 1`) beyond `limit`.
+pub fn distance_within(
+    own: CellSet,
+    cheap: CellSet,
+    dear: CellSet,
+    dear_cost: i32,
+    limit: u32,
+) -> u32 {
+    let t = terrain(own, cheap, dear, dear_cost);
+    let mut waves: [(Wave, CellSet); 3] = Axis::ALL.map(|axis| {
+        let (a, b) = axis.sides();
+        (Wave::new(a.cells(), &t), b.cells())
+    });
+    for level in 0..=limit as usize {
+        for (wave, target) in waves.iter_mut() {
+            if level > 0 {
+                wave.step(level, &t);
+            }
+            if wave.reach.intersects(*target) {
+                return level as u32;
+            }
+        }
+        if waves
+            .iter()
+            .all(|(w, _)| w.pending.iter().all(|p| p.is_empty()))
+        {
+            break;
+        }
+    }
+    limit + 1
+}
+
+/// Layers `0..=depth` of a wave from `start`: `layers[k]` holds the spaces within cost `k`.
+fn layers(start: CellSet, t: &Terrain, depth: usize, out: &mut Vec<CellSet>) {
+    out.clear();
+    let mut w = Wave::new(start, t);
+    out.push(w.reach);
+    for level in 1..=depth {
+        w.step(level, t);
+        out.push(w.reach);
+    }
+}
+
+/// The spaces on some connection (any axis) of total cost at most `budget`: own dots and the
+/// spaces that would have to be covered. Empty when there is no such connection.
+pub fn path_zone(
+    own: CellSet,
+    cheap: CellSet,
+    dear: CellSet,
+    dear_cost: i32,
+    budget: u32,
+) -> CellSet {
+    let t = terrain(own, cheap, dear, dear_cost);
+    let budget = budget as usize;
+    let mut zone = CellSet::EMPTY;
+    let (mut la, mut lb) = (Vec::new(), Vec::new());
+    for axis in Axis::ALL {
+        let (a, b) = axis.sides();
+        layers(a.cells(), &t, budget, &mut la);
+        if !la[budget].intersects(b.cells()) {
+            continue;
+        }
+        layers(b.cells(), &t, budget, &mut lb);
+        // A space of cost c with cost-from-A i and cost-from-B j (both counting it) lies on a
+        // path of cost i + j - c. Own spaces (c = 0) and cheap ones (c = 1) are exact; a dear
+        // space is counted as if cheap, which only widens the zone.
+        for k in 0..=budget {
+            zone |= la[k] & lb[budget - k] & t.own;
+            if k >= 1 {
+                zone |= (la[k] & lb[budget + 1 - k]) - t.own;
+            }
+        }
+    }
+    zone
+}
+
+/// `seed` grown through `own` (adjacent own dots), one neighbourhood per round.
+fn flood_own(seed: CellSet, own: CellSet) -> CellSet {
+    let mut reach = seed;
+    let mut new = seed;
+    while !new.is_empty() {
+        new = (new.expand() & own) - reach;
+        reach |= new;
+    }
+    reach
+}
+
+/// Per axis, the spaces that join a set of dots to each side: a side's spaces and the
+/// neighbours of the own dots already joined to it. A connected set of new dots (every piece
+/// shape is connected) completes a connection exactly when it meets both of an axis. Every
+/// dot of a piece is within 2 steps of its PÜNCT, so the PÜNCT lies within 2 of both.
+struct Touch {
+    axes: [(CellSet, CellSet); 3],
+    /// Where the PÜNCT of a completing piece can be.
+    any: CellSet,
+    /// The own dots joined to a side.
+    chains: CellSet,
+}
+
+impl Touch {
+    fn new(own: CellSet) -> Touch {
+        let mut chains = CellSet::EMPTY;
+        let axes = Axis::ALL.map(|axis| {
+            let (a, b) = axis.sides();
+            let (fa, fb) = (
+                flood_own(a.cells() & own, own),
+                flood_own(b.cells() & own, own),
+            );
+            chains |= fa | fb;
+            (fa.expand() | a.cells(), fb.expand() | b.cells())
+        });
+        let puncts = axes.map(|(a, b)| {
+            let around_a = a.expand().expand();
+            // Some piece must hold a dot of each: two dots of a piece are at most 2 apart.
+            if around_a.intersects(b) {
+                around_a & b.expand().expand()
+            } else {
+                CellSet::EMPTY
+            }
+        });
+        Touch {
+            axes,
+            any: puncts[0] | puncts[1] | puncts[2],
+            chains,
+        }
+    }
+
+    fn near(&self) -> bool {
+        !self.any.is_empty()
+    }
+
+    /// Whether a piece on `cells` would meet both sides of an axis.
+    #[inline]
+    fn completes(&self, cells: [Cell; 3]) -> bool {
+        let hits = |set: &CellSet| cells.iter().any(|&c| set.contains(c));
+        self.axes.iter().any(|(a, b)| hits(a) && hits(b))
+    }
+}
+
+/// Every cell on a line from each cell (itself included): where a shifted PÜNCT can go.
+static LINES: LazyLock<Vec<CellSet>> = LazyLock::new(|| {
+    let mut lines = vec![CellSet::EMPTY; GRID_LEN];
+    for &c in Cell::all() {
+        let l = &mut lines[c.index()];
+        l.insert(c);
+        for d in Dir::ALL {
+            for &t in c.ray(d) {
+                l.insert(t);
+            }
+        }
+    }
+    lines
+});
+
+/// The PÜNCT spaces of drops of `kind`/`o` with all three dots in `area` and one in `hit`.
+#[inline]
+fn drop_puncts(kind: Kind, o: u8, area: CellSet, hit: CellSet) -> CellSet {
+    let [a, b] = kind.minor_offsets(o);
+    let touch = hit | hit.shifted_down(a) | hit.shifted_down(b);
+    area & area.shifted_down(a) & area.shifted_down(b) & touch
+}
+
+/// Any legal drop of the side to move.
+pub fn any_drop(pos: &Position) -> Option<Move> {
+    let side = pos.side_to_move();
+    let area = pos.drop_area();
+    for kind in Kind::ALL {
+        if pos.in_hand(side, kind) == 0 {
+            continue;
+        }
+        for o in 0..kind.orientations() {
+            if let Some(p) = drop_puncts(kind, o, area, area).first() {
+                return Some(Move::Drop(Placement::new_unchecked(kind, p, o)));
+            }
+        }
+    }
+    None
+}
+
+/// A drop of the side to move that connects (no move is made): every placement of a kind in
+/// hand with its PÜNCT where a completing piece's can be.
+fn drop_win(pos: &Position, touch: &Touch) -> Option<Move> {
+    let side = pos.side_to_move();
+    let area = pos.drop_area();
+    for p in touch.any & area {
+        for kind in Kind::ALL {
+            if pos.in_hand(side, kind) == 0 {
+                continue;
+            }
+            for o in 0..kind.orientations() {
+                let Some(pl) = Placement::new(kind, p, o) else {
+                    continue;
+                };
+                let cells = pl.cells();
+                if cells.iter().all(|&c| area.contains(c)) && touch.completes(cells) {
+                    return Some(Move::Drop(pl));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Whether the side to move may shift piece `id` (on top of its stacks, unblocked, own) to
+/// `to`, by the rules of RULES.md 4.2 with the piece lifted.
+fn shift_is_legal(pos: &Position, id: usize, to: Placement) -> bool {
+    let piece = pos.piece(id);
+    if to == piece.placement || to.kind() != piece.placement.kind() {
+        return false;
+    }
+    let lifted = piece.placement.cells();
+    let below = |c: Cell| -> (u8, Option<Colour>) {
+        if !lifted.contains(&c) {
+            return (pos.height(c), pos.top_colour(c));
+        }
+        let stack = pos.stack(c);
+        match stack.len() {
+            0 | 1 => (0, None),
+            n => {
+                let p = pos.piece(stack[n - 2] as usize);
+                (p.level + 1, Some(p.colour))
+            }
+        }
+    };
+    let cells = to.cells();
+    let h = cells.map(below);
+    let level = h.iter().map(|x| x.0).max().unwrap_or(0);
+    to.end_cells().iter().all(|&e| h[e].0 == level)
+        && (level == 0 || (h[0].0 > 0 && h[0].1 == Some(piece.colour)))
+}
+
+/// A shift of the side to move that wins: landings that would complete a connection are
+/// found set-wise per movable piece, then checked and played out (lifting can break a chain).
+fn shift_win(pos: &mut Position, touch: &Touch, scratch: &mut Vec<Move>) -> Option<Move> {
+    let us = pos.side_to_move();
+    scratch.clear();
+    for (id, piece) in pos.pieces() {
+        let from = piece.placement.punct();
+        if piece.colour != us || pos.movable_piece_at(from) != Some(id) {
+            continue;
+        }
+        let line = LINES[from.index()] & touch.any;
+        if line.is_empty() {
+            continue;
+        }
+        let kind = piece.placement.kind();
+        for p in line {
+            for o in 0..kind.orientations() {
+                let Some(to) = Placement::new(kind, p, o) else {
+                    continue;
+                };
+                if touch.completes(to.cells()) && shift_is_legal(pos, id, to) {
+                    scratch.push(Move::Shift { from, to });
+                }
+            }
+        }
+    }
+    for &mv in scratch.iter() {
+        pos.make(mv);
+        let won = pos.outcome().is_some_and(|o| o.winner == Some(us));
+        pos.unmake();
+        if won {
+            return Some(mv);
+        }
+    }
+    None
+}
+
+/// A move that wins at once for the side to move: a connection, or in the standard game a
+/// last drop with more central dots. Cheap when no piece could join two sides.
+pub fn find_win(pos: &mut Position, scratch: &mut Vec<Move>) -> Option<Move> {
+    if pos.is_finished() {
+        return None;
+    }
+    let us = pos.side_to_move();
+    if pos.variant() == Variant::Standard && pos.hand_total(us) == 1 {
+        let [w, b] = pos.centre_count();
+        let (mine, theirs) = if us == Colour::White { (w, b) } else { (b, w) };
+        // Drops never touch the centre, so the count after the drop is the count now.
+        if mine > theirs {
+            if let Some(mv) = any_drop(pos) {
+                return Some(mv);
+            }
+        }
+    }
+    let touch = Touch::new(pos.top_view(us));
+    if !touch.near() {
+        return None;
+    }
+    if pos.hand_total(us) > 0 {
+        if let Some(mv) = drop_win(pos, &touch) {
+            return Some(mv);
+        }
+    }
+    if pos.hand_total(us) == PIECES_PER_PLAYER {
+        return None;
+    }
+    shift_win(pos, &touch, scratch)
+}
+
+/// Whether `colour`'s top view after shifting piece `id` to `to` connects (the piece is
+/// lifted off its spaces, revealing what lies below, then put down).
+fn shift_connects(pos: &Position, colour: Colour, id: usize, to: Placement) -> bool {
+    let mut own = pos.top_view(colour);
+    for c in pos.piece(id).placement.cells() {
+        let stack = pos.stack(c);
+        let below = stack
+            .len()
+            .checked_sub(2)
+            .map(|i| pos.piece(stack[i] as usize).colour);
+        own.set(c, below == Some(colour));
+    }
+    for c in to.cells() {
+        own.insert(c);
+    }
+    connects(own)
+}
+
+/// Every space a move of the side to move may have to touch (by landing or lifting) to stop
+/// the opponent's one-move wins, or `None` when the opponent has none: the spaces of each
+/// winning drop or shift (with the shifted piece's own spaces), the opponent's dots joined to
+/// the sides, and the centre when the opponent's last drop would win or draw the count.
+pub fn threat_zone(pos: &Position) -> Option<CellSet> {
+    let them = !pos.side_to_move();
+    let mut zone = CellSet::EMPTY;
+    let mut threatened = false;
+    let touch = Touch::new(pos.top_view(them));
+    if touch.near() {
+        let empty = pos.empty_cells();
+        let first_basic_drop = pos.variant() == Variant::Basic
+            && them == Colour::White
+            && pos.hand_total(them) == PIECES_PER_PLAYER;
+        let area = if pos.variant() == Variant::Standard || first_basic_drop {
+            empty - central_cells()
+        } else {
+            empty
+        };
+        for p in touch.any & area {
+            for kind in Kind::ALL {
+                if pos.in_hand(them, kind) == 0 {
+                    continue;
+                }
+                for o in 0..kind.orientations() {
+                    let Some(pl) = Placement::new(kind, p, o) else {
+                        continue;
+                    };
+                    let cells = pl.cells();
+                    if cells.iter().all(|&c| area.contains(c)) && touch.completes(cells) {
+                        threatened = true;
+                        cells.iter().for_each(|&c| zone.insert(c));
+                    }
+                }
+            }
+        }
+        for (id, piece) in pos.pieces() {
+            let from = piece.placement.punct();
+            if piece.colour != them || pos.top_piece(from) != Some(id) || pos.is_blocked(id) {
+                continue;
+            }
+            let kind = piece.placement.kind();
+            for p in LINES[from.index()] & touch.any {
+                for o in 0..kind.orientations() {
+                    let Some(to) = Placement::new(kind, p, o) else {
+                        continue;
+                    };
+                    if touch.completes(to.cells())
+                        && shift_is_legal(pos, id, to)
+                        && shift_connects(pos, them, id, to)
+                    {
+                        threatened = true;
+                        for c in to.cells().into_iter().chain(piece.placement.cells()) {
+                            zone.insert(c);
+                        }
+                    }
+                }
+            }
+        }
+        if threatened {
+            zone |= touch.chains;
+        }
+    }
+    if pos.variant() == Variant::Standard && pos.hand_total(them) == 1 {
+        let [w, b] = pos.centre_count();
+        let (theirs, mine) = if them == Colour::White {
+            (w, b)
+        } else {
+            (b, w)
+        };
+        if theirs >= mine {
+            threatened = true;
+            zone |= central_cells();
+        }
+    }
+    threatened.then_some(zone)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_position;
+
+    #[test]
+    fn empty_board_distance_is_seventeen() {
+        let all = crate::geometry::board_cells();
+        assert_eq!(distance(CellSet::EMPTY, all, CellSet::EMPTY, 1), 17);
+    }
+
+    #[test]
+    fn dear_spaces_cost_more() {
+        let all = crate::geometry::board_cells();
+        // A wall of dear spaces across the whole board on column x = 8.
+        let wall: CellSet = Cell::all().iter().copied().filter(|c| c.x() == 8).collect();
+        let d1 = distance_within(CellSet::EMPTY, all - wall, wall, 1, 100);
+        let d3 = distance_within(CellSet::EMPTY, all - wall, wall, 3, 100);
+        assert_eq!(d1, 17);
+        // West-East must cross the wall; other axes cross it too (it spans the board).
+        assert_eq!(d3, 19);
+    }
+
+    #[test]
+    fn own_dots_are_free() {
+        let pos = parse_position("Wc5c6d6/Bf5f6f7 w 2", Variant::Standard).unwrap();
+        let own = pos.top_view(Colour::White);
+        let d = distance(own, pos.empty_cells(), CellSet::EMPTY, 1);
+        assert!(d < 17, "{d}");
+    }
+}

@@ -1,0 +1,754 @@
+//! The engine process: a reader thread, the protocol loop and a search worker thread.
+//!
+//! - The reader thread reads stdin as bytes (lines capped at [`MAX_LINE`], decoded lossily) and
+//!   only ever waits for input.
+//! - The loop thread parses each line, feeds the [`Session`] and carries out its effects: prints,
+//!   signals the running search through its [`SearchControl`], queues work for the worker.
+//! - The worker owns the [`Searcher`] and does its work in order, so `readyok` (queued as work)
+//!   comes only after every earlier command took effect.
+//!
+//! Every stoppable job gets a fresh `SearchControl` made by the loop before it is queued: a
+//! `stop` sent right after `go` always reaches that search, and never an older or newer one.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{select, unbounded, Receiver, Sender};
+
+use crate::engine::bench;
+use crate::engine::command::parse_line;
+use crate::engine::fmt;
+use crate::engine::params::Params;
+use crate::engine::search::Searcher;
+use crate::engine::session::{Effect, SearchJob, Session, Work};
+use crate::engine::types::{Bound, SearchControl, SearchInfo, SearchResult};
+use crate::moves::Move;
+use crate::perft::perft;
+use crate::position::{Position, Variant};
+
+/// Longest input line accepted, in bytes; longer lines are dropped with an error.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// Least time between two `info` lines of the same iteration.
+const INFO_INTERVAL: Duration = Duration::from_millis(100);
+
+/// How long `quit` waits for the worker to wind down before exiting anyway.
+const QUIT_GRACE: Duration = Duration::from_millis(500);
+
+/// The protocol output (stdout) and the optional debug log, shared by the loop and the worker.
+pub struct Output {
+    inner: Mutex<OutputInner>,
+}
+
+struct OutputInner {
+    out: Box<dyn Write + Send>,
+    log: Option<File>,
+}
+
+impl Output {
+    pub fn new(out: Box<dyn Write + Send>) -> Output {
+        Output {
+            inner: Mutex::new(OutputInner { out, log: None }),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, OutputInner> {
+        // A panic elsewhere while printing must not silence the engine.
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Prints one line (or several joined by newlines) and flushes.
+    pub fn line(&self, text: &str) {
+        let mut inner = self.lock();
+        // A closed stdout is not worth dying for: the loop ends at EOF of stdin anyway.
+        let _ = writeln!(inner.out, "{text}");
+        let _ = inner.out.flush();
+        if let Some(log) = &mut inner.log {
+            for l in text.split('\n') {
+                let _ = writeln!(log, "<< {l}");
+            }
+        }
+    }
+
+    /// Copies an input line to the debug log.
+    pub fn input(&self, text: &str) {
+        if let Some(log) = &mut self.lock().log {
+            let _ = writeln!(log, ">> {text}");
+        }
+    }
+
+    /// Starts (appending) or stops the debug log.
+    pub fn set_log(&self, path: Option<&str>) -> Result<(), String> {
+        let file = match path {
+            None => None,
+            Some(p) => Some(
+                OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(p)
+                    .map_err(|e| format!("cannot open debug log file '{p}': {e}"))?,
+            ),
+        };
+        self.lock().log = file;
+        Ok(())
+    }
+}
+
+/// One line of input as the reader delivers it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InputLine {
+    Line(String),
+    /// A line longer than [`MAX_LINE`] bytes (its length), dropped.
+    TooLong(usize),
+    Eof,
+}
+
+/// Reads one line of at most `cap` bytes; longer lines are consumed and reported by length.
+/// Never fails on bytes that are not UTF-8 (they become U+FFFD).
+pub fn read_line_capped(r: &mut impl BufRead, cap: usize) -> io::Result<InputLine> {
+    let mut buf = Vec::new();
+    let mut len = 0usize;
+    loop {
+        let avail = match r.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if avail.is_empty() {
+            if len == 0 {
+                return Ok(InputLine::Eof);
+            }
+            break;
+        }
+        let (piece, used, end) = match avail.iter().position(|&b| b == b'\n') {
+            Some(i) => (&avail[..i], i + 1, true),
+            None => (avail, avail.len(), false),
+        };
+        len += piece.len();
+        if len <= cap {
+            buf.extend_from_slice(piece);
+        } else {
+            buf = Vec::new();
+        }
+        r.consume(used);
+        if end {
+            break;
+        }
+    }
+    if len > cap {
+        return Ok(InputLine::TooLong(len));
+    }
+    let text = String::from_utf8_lossy(&buf);
+    Ok(InputLine::Line(text.trim_end_matches('\r').to_string()))
+}
+
+fn spawn_reader(input: impl Read + Send + 'static, tx: Sender<InputLine>) {
+    let spawned = thread::Builder::new().name("reader".into()).spawn(move || {
+        let mut r = BufReader::with_capacity(1 << 16, input);
+        loop {
+            let line = read_line_capped(&mut r, MAX_LINE).unwrap_or_else(|e| {
+                log::warn!("stdin: {e}");
+                InputLine::Eof
+            });
+            let eof = line == InputLine::Eof;
+            if tx.send(line).is_err() || eof {
+                return;
+            }
+        }
+    });
+    if let Err(e) = spawned {
+        log::error!("cannot start the reader thread: {e}");
+    }
+}
+
+/// Prints `info` lines from the search's reports: every new depth, else at most one line per
+/// [`INFO_INTERVAL`]; MultiPV lines go with their first line.
+struct InfoThrottle {
+    last_print: Option<Instant>,
+    last_depth: u32,
+    printing_batch: bool,
+    latest: Option<SearchInfo>,
+}
+
+impl InfoThrottle {
+    fn new() -> InfoThrottle {
+        InfoThrottle {
+            last_print: None,
+            last_depth: 0,
+            printing_batch: false,
+            latest: None,
+        }
+    }
+
+    fn report(&mut self, info: &SearchInfo, out: &Output) {
+        if info.multipv > 1 {
+            if self.printing_batch {
+                out.line(&fmt::info_line(info));
+            }
+            return;
+        }
+        self.latest = Some(info.clone());
+        let now = Instant::now();
+        self.printing_batch = info.depth != self.last_depth
+            || self
+                .last_print
+                .is_none_or(|t| now.duration_since(t) >= INFO_INTERVAL);
+        if self.printing_batch {
+            self.last_print = Some(now);
+            self.last_depth = info.depth;
+            out.line(&fmt::info_line(info));
+        }
+    }
+}
+
+/// What the worker holds between jobs.
+struct Worker {
+    searcher: Searcher,
+    /// The settings, to rebuild the searcher after an internal failure.
+    hash_mb: usize,
+    threads: usize,
+    seed: u64,
+    params: Params,
+    out: Arc<Output>,
+    wake: Receiver<()>,
+    done: Sender<u64>,
+    quitting: Arc<AtomicBool>,
+}
+
+impl Worker {
+    fn run(mut self, jobs: Receiver<(Work, Arc<SearchControl>)>) {
+        for (work, ctl) in jobs {
+            // After quit, queued searches still answer, but at once.
+            if self.quitting.load(Ordering::SeqCst) {
+                ctl.stop.store(true, Ordering::SeqCst);
+            }
+            let what = work.name();
+            // What a search owes its client even if it fails: one legal bestmove.
+            let owed = match &work {
+                Work::Search(job) => Some((job.id, job.pos.legal_moves().first().copied())),
+                _ => None,
+            };
+            if catch_unwind(AssertUnwindSafe(|| self.work(work, &ctl))).is_err() {
+                self.out.line(&format!(
+                    "info string error: internal failure in {what}; recovered"
+                ));
+                if let Some((id, best)) = owed {
+                    let _ = self.done.send(id);
+                    self.out.line(&fmt::bestmove_line(best, None));
+                }
+                self.rebuild();
+            }
+        }
+    }
+
+    /// A fresh searcher with the current settings (after a panic left the old one unknown).
+    fn rebuild(&mut self) {
+        self.searcher = Searcher::new(self.hash_mb);
+        self.searcher.set_threads(self.threads);
+        self.searcher.set_seed(self.seed);
+        *self.searcher.params_mut() = self.params.clone();
+    }
+
+    fn work(&mut self, work: Work, ctl: &SearchControl) {
+        match work {
+            Work::Search(job) => self.search(job, ctl),
+            Work::Perft { pos, depth } => self.perft(pos, depth, ctl),
+            Work::Bench { depth } => {
+                let report = bench::run(&mut self.searcher, depth);
+                for l in fmt::bench_lines(&report, depth) {
+                    self.out.line(&l);
+                }
+            }
+            Work::Ready => self.out.line("readyok"),
+            Work::Print(lines) => lines.iter().for_each(|l| self.out.line(l)),
+            Work::Clear => self.searcher.clear(),
+            Work::SetHash(mb) => {
+                self.hash_mb = mb;
+                self.searcher.set_hash_size(mb);
+            }
+            Work::SetThreads(n) => {
+                self.threads = n;
+                self.searcher.set_threads(n);
+            }
+            Work::SetSeed(s) => {
+                self.seed = s;
+                self.searcher.set_seed(s);
+            }
+            Work::SetParam(name, v) => match self.params.set(name, v) {
+                Ok(()) => *self.searcher.params_mut() = self.params.clone(),
+                Err(e) => self.out.line(&format!("info string error: {e}")),
+            },
+        }
+    }
+
+    fn perft(&mut self, mut pos: Box<Position>, depth: u32, ctl: &SearchControl) {
+        let mut total = if depth == 0 { 1 } else { 0 };
+        if depth > 0 {
+            let mut moves = pos.legal_moves();
+            moves.sort_by_cached_key(|m| m.to_string());
+            for mv in moves {
+                if ctl.stopped() {
+                    self.out.line("info string perft stopped");
+                    break;
+                }
+                pos.make(mv);
+                let n = perft(&mut pos, depth - 1);
+                pos.unmake();
+                total += n;
+                self.out.line(&format!("{mv}: {n}"));
+            }
+        }
+        self.out.line("");
+        self.out.line(&format!("Nodes searched: {total}"));
+    }
+
+    fn search(&mut self, job: Box<SearchJob>, ctl: &SearchControl) {
+        while self.wake.try_recv().is_ok() {}
+        let mut throttle = InfoThrottle::new();
+        let out = Arc::clone(&self.out);
+        let searched = catch_unwind(AssertUnwindSafe(|| {
+            self.searcher
+                .search(&job.pos, &job.limits, ctl, &mut |info| {
+                    throttle.report(info, &out)
+                })
+        }));
+        let result = match searched {
+            Ok(r) => Some(r),
+            Err(_) => {
+                self.out
+                    .line("info string error: the search failed; playing a legal move");
+                self.rebuild();
+                None
+            }
+        };
+        // `go infinite` and `go ponder` never end on their own: hold the answer.
+        while !ctl.stopped() && (ctl.is_pondering() || job.limits.infinite) {
+            let _ = self.wake.recv_timeout(Duration::from_millis(50));
+        }
+        let (best, ponder) =
+            checked_moves(&job, result.as_ref(), throttle.latest.as_ref(), &self.out);
+        let info = final_info(
+            result.as_ref(),
+            throttle.latest,
+            best,
+            ponder,
+            self.searcher.hashfull(),
+        );
+        self.out.line(&fmt::info_line(&info));
+        let ponder = if job.omit_ponder { None } else { ponder };
+        // Told before the client can see bestmove, so a `go` sent in answer to it never finds
+        // this search still running.
+        let _ = self.done.send(job.id);
+        self.out.line(&fmt::bestmove_line(best, ponder));
+    }
+}
+
+/// The best and ponder moves, made safe: a best move that is missing or illegal (a search bug)
+/// is replaced by a legal one, and a ponder move must be legal after it.
+fn checked_moves(
+    job: &SearchJob,
+    result: Option<&SearchResult>,
+    latest: Option<&SearchInfo>,
+    out: &Output,
+) -> (Option<Move>, Option<Move>) {
+    let pos = &job.pos;
+    let mut best = result.and_then(|r| r.best);
+    if best.is_none_or(|m| pos.check_move(m).is_err()) {
+        let fallback = job
+            .limits
+            .searchmoves
+            .first()
+            .copied()
+            .or_else(|| pos.legal_moves().first().copied());
+        if let (Some(bad), Some(_)) = (best, fallback) {
+            out.line(&format!(
+                "info string error: the search chose the illegal move {bad}; playing a legal move"
+            ));
+        }
+        best = fallback;
+    }
+    let ponder = best.and_then(|b| {
+        // The reply in the last reported line of the best move (so that the final info's PV
+        // and bestmove agree), else the search's own ponder move.
+        let from_pv = latest
+            .filter(|i| i.pv.first() == Some(&b))
+            .and_then(|i| i.pv.get(1).copied());
+        let p = from_pv.or(result.and_then(|r| r.ponder))?;
+        let mut after = pos.clone();
+        after.make(b);
+        after.check_move(p).is_ok().then_some(p)
+    });
+    (best, ponder)
+}
+
+/// The `info` line sent just before `bestmove`: the search's totals, its exact score, and a PV
+/// that starts with the best move.
+fn final_info(
+    result: Option<&SearchResult>,
+    latest: Option<SearchInfo>,
+    best: Option<Move>,
+    ponder: Option<Move>,
+    hashfull: u32,
+) -> SearchInfo {
+    let mut info = latest.unwrap_or(SearchInfo {
+        depth: 0,
+        seldepth: 0,
+        multipv: 1,
+        score: crate::engine::types::Score::Cp(0),
+        bound: Bound::Exact,
+        nodes: 0,
+        time: Duration::ZERO,
+        hashfull,
+        pv: Vec::new(),
+    });
+    let reported = !info.pv.is_empty() && info.pv.first().copied() == best;
+    if let Some(r) = result {
+        // The last report for the best move is the last complete word on its score; the
+        // result's own score is used when no report shows that move.
+        if !reported {
+            info.depth = r.depth;
+            info.seldepth = info.seldepth.max(r.depth);
+            info.score = r.score;
+            info.bound = Bound::Exact;
+        }
+        info.nodes = r.nodes;
+        info.time = r.time;
+    }
+    info.multipv = 1;
+    info.hashfull = hashfull;
+    if !reported {
+        info.pv = best.into_iter().chain(ponder).collect();
+    }
+    info
+}
+
+/// Runs the engine on stdin/stdout until `quit` or end of input; returns the exit status.
+pub fn run(variant: Variant) -> i32 {
+    run_with(variant, io::stdin(), Box::new(io::stdout()))
+}
+
+/// The engine loop on any input and output.
+pub fn run_with(
+    variant: Variant,
+    input: impl Read + Send + 'static,
+    output: Box<dyn Write + Send>,
+) -> i32 {
+    let out = Arc::new(Output::new(output));
+    let (line_tx, line_rx) = unbounded();
+    spawn_reader(input, line_tx);
+
+    let (job_tx, job_rx) = unbounded::<(Work, Arc<SearchControl>)>();
+    let (wake_tx, wake_rx) = unbounded();
+    let (done_tx, mut done_rx) = unbounded();
+    let quitting = Arc::new(AtomicBool::new(false));
+    let worker_out = Arc::clone(&out);
+    let worker_quitting = Arc::clone(&quitting);
+    let hash_mb = Session::new(variant).options().hash_mb;
+    let worker = thread::Builder::new().name("search".into()).spawn(move || {
+        Worker {
+            searcher: Searcher::new(hash_mb),
+            hash_mb,
+            threads: 1,
+            seed: 0,
+            params: Params::default(),
+            out: worker_out,
+            wake: wake_rx,
+            done: done_tx,
+            quitting: worker_quitting,
+        }
+        .run(job_rx)
+    });
+    let worker = match worker {
+        Ok(w) => w,
+        Err(e) => {
+            log::error!("cannot start the search thread: {e}");
+            return 1;
+        }
+    };
+
+    let mut session = Session::new(variant);
+    let mut ctl = Arc::new(SearchControl::default());
+    loop {
+        let effects = select! {
+            recv(line_rx) -> line => match line.unwrap_or(InputLine::Eof) {
+                InputLine::Line(text) => {
+                    while let Ok(id) = done_rx.try_recv() {
+                        session.search_done(id);
+                    }
+                    out.input(&text);
+                    match parse_line(&text) {
+                        Ok(Some(parsed)) => session.handle(parsed),
+                        Ok(None) => Vec::new(),
+                        Err(e) => session.bad_line(&e),
+                    }
+                }
+                InputLine::TooLong(n) => {
+                    out.input(&format!("<line of {n} bytes>"));
+                    session.bad_line(&format!(
+                        "line too long ({n} bytes, the limit is {MAX_LINE}); ignored"
+                    ))
+                }
+                InputLine::Eof => vec![Effect::Quit],
+            },
+            recv(done_rx) -> id => {
+                match id {
+                    Ok(id) => session.search_done(id),
+                    // The worker is gone (it only ends after quit): stop listening to it.
+                    Err(_) => done_rx = crossbeam_channel::never(),
+                }
+                Vec::new()
+            }
+        };
+        for effect in effects {
+            match effect {
+                Effect::Print(line) => out.line(&line),
+                Effect::Work(work) => {
+                    if matches!(
+                        work,
+                        Work::Search(_) | Work::Perft { .. } | Work::Bench { .. }
+                    ) {
+                        // A fresh control, flags set before the job is visible to the worker.
+                        ctl = Arc::new(SearchControl::default());
+                        if let Work::Search(job) = &work {
+                            ctl.pondering.store(job.ponder, Ordering::SeqCst);
+                        }
+                    }
+                    let _ = job_tx.send((work, Arc::clone(&ctl)));
+                }
+                Effect::Stop => {
+                    ctl.stop.store(true, Ordering::SeqCst);
+                    let _ = wake_tx.send(());
+                }
+                Effect::PonderHit => {
+                    ctl.pondering.store(false, Ordering::SeqCst);
+                    let _ = wake_tx.send(());
+                }
+                Effect::SetLogFile(path) => {
+                    if let Err(e) = out.set_log(path.as_deref()) {
+                        out.line(&format!("info string error: {e}"));
+                    }
+                }
+                Effect::Quit => {
+                    quitting.store(true, Ordering::SeqCst);
+                    ctl.stop.store(true, Ordering::SeqCst);
+                    let _ = wake_tx.send(());
+                    drop(job_tx);
+                    let deadline = Instant::now() + QUIT_GRACE;
+                    while !worker.is_finished() && Instant::now() < deadline {
+                        thread::sleep(Duration::from_millis(2));
+                    }
+                    return 0;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(input: &[u8], cap: usize) -> Vec<InputLine> {
+        let mut r = BufReader::with_capacity(7, input);
+        let mut v = Vec::new();
+        loop {
+            let l = read_line_capped(&mut r, cap).unwrap();
+            if l == InputLine::Eof {
+                return v;
+            }
+            v.push(l);
+        }
+    }
+
+    #[test]
+    fn reader_splits_lines_strips_cr_and_keeps_a_last_line_without_newline() {
+        assert_eq!(
+            lines(b"uci\r\n\nisready\nquit", 100),
+            vec![
+                InputLine::Line("uci".into()),
+                InputLine::Line("".into()),
+                InputLine::Line("isready".into()),
+                InputLine::Line("quit".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn reader_decodes_bad_utf8_lossily_and_caps_long_lines() {
+        let mut input = b"is\xffready\n".to_vec();
+        input.extend(std::iter::repeat_n(b'x', 50));
+        input.extend(b"\nuci\n");
+        assert_eq!(
+            lines(&input, 20),
+            vec![
+                InputLine::Line("is\u{fffd}ready".into()),
+                InputLine::TooLong(50),
+                InputLine::Line("uci".into()),
+            ]
+        );
+    }
+
+    /// An output buffer the test can read while the engine writes to it.
+    #[derive(Clone)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+    impl Write for Shared {
+        fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+    impl Shared {
+        fn text(&self) -> String {
+            String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
+        }
+    }
+
+    fn info(depth: u32, pv: &[Move]) -> SearchInfo {
+        SearchInfo {
+            depth,
+            seldepth: depth,
+            multipv: 1,
+            score: crate::engine::types::Score::Cp(7),
+            bound: Bound::Exact,
+            nodes: 100,
+            time: Duration::from_millis(1),
+            hashfull: 0,
+            pv: pv.to_vec(),
+        }
+    }
+
+    #[test]
+    fn info_lines_are_throttled_within_a_depth_but_every_depth_is_shown() {
+        let buf = Shared(Arc::new(Mutex::new(Vec::new())));
+        let out = Output::new(Box::new(buf.clone()));
+        let mut t = InfoThrottle::new();
+        for depth in 1..=3 {
+            for _ in 0..50 {
+                t.report(&info(depth, &[]), &out);
+            }
+        }
+        assert_eq!(buf.text().lines().count(), 3, "{}", buf.text());
+        thread::sleep(INFO_INTERVAL);
+        t.report(&info(3, &[]), &out);
+        assert_eq!(buf.text().lines().count(), 4);
+        assert_eq!(t.latest.as_ref().map(|i| i.depth), Some(3));
+    }
+
+    #[test]
+    fn an_illegal_or_missing_best_move_is_replaced_by_a_legal_one() {
+        let buf = Shared(Arc::new(Mutex::new(Vec::new())));
+        let out = Output::new(Box::new(buf.clone()));
+        let pos = Position::new(Variant::Standard);
+        let legal = pos.legal_moves();
+        let centre = crate::notation::parse_move("i9i10j10").unwrap();
+        let job = SearchJob {
+            id: 1,
+            pos: pos.clone(),
+            limits: crate::engine::types::Limits::default(),
+            ponder: false,
+            omit_ponder: false,
+        };
+        let result = |best| SearchResult {
+            best,
+            ponder: Some(centre),
+            score: crate::engine::types::Score::Cp(0),
+            depth: 1,
+            nodes: 1,
+            time: Duration::ZERO,
+        };
+        let (best, ponder) = checked_moves(&job, Some(&result(Some(centre))), None, &out);
+        assert!(pos.check_move(best.unwrap()).is_ok());
+        assert_eq!(
+            ponder, None,
+            "the ponder move must be legal after the best move"
+        );
+        assert!(
+            buf.text().contains("illegal move i9i10j10"),
+            "{}",
+            buf.text()
+        );
+        let (best, _) = checked_moves(&job, None, None, &out);
+        assert!(pos.check_move(best.unwrap()).is_ok());
+        // A legal best move is kept, and the ponder move comes from the reported line.
+        let (a, b) = (legal[3], {
+            let mut p = pos.clone();
+            p.make(legal[3]);
+            p.legal_moves()[5]
+        });
+        let mut r = result(Some(a));
+        r.ponder = None;
+        let reported = info(2, &[a, b]);
+        assert_eq!(
+            checked_moves(&job, Some(&r), Some(&reported), &out),
+            (Some(a), Some(b))
+        );
+        let fin = final_info(Some(&r), Some(reported), Some(a), Some(b), 5);
+        assert_eq!(
+            (fin.pv, fin.score, fin.nodes, fin.hashfull),
+            (vec![a, b], crate::engine::types::Score::Cp(7), 1, 5)
+        );
+    }
+
+    /// Runs the loop on a script and returns its output.
+    fn session_output(script: &str) -> String {
+        /// The script, then end of input a little later (end of input stops all work).
+        struct LateEof(io::Cursor<Vec<u8>>);
+        impl Read for LateEof {
+            fn read(&mut self, b: &mut [u8]) -> io::Result<usize> {
+                let n = self.0.read(b)?;
+                if n == 0 {
+                    thread::sleep(Duration::from_millis(200));
+                }
+                Ok(n)
+            }
+        }
+        let buf = Shared(Arc::new(Mutex::new(Vec::new())));
+        let status = run_with(
+            Variant::Standard,
+            LateEof(io::Cursor::new(script.as_bytes().to_vec())),
+            Box::new(buf.clone()),
+        );
+        assert_eq!(status, 0);
+        buf.text()
+    }
+
+    #[test]
+    fn readyok_comes_after_the_bestmove_of_a_stopped_search() {
+        let out = session_output("go infinite\nstop\nisready\n");
+        let best = out.find("bestmove ").expect(&out);
+        let ready = out.find("readyok").expect(&out);
+        assert!(best < ready, "{out}");
+        // The final info comes right before bestmove.
+        let lines: Vec<&str> = out.lines().collect();
+        let at = lines
+            .iter()
+            .position(|l| l.starts_with("bestmove"))
+            .unwrap();
+        assert!(lines[at - 1].starts_with("info depth "), "{out}");
+    }
+
+    #[test]
+    fn one_bestmove_per_go_even_when_go_follows_go() {
+        let out = session_output("go infinite\ngo infinite\ngo depth 1\nstop\nisready\n");
+        assert_eq!(out.matches("bestmove ").count(), 3, "{out}");
+        assert!(out.trim_end().ends_with("readyok"), "{out}");
+    }
+
+    #[test]
+    fn perft_through_the_worker_matches_the_library() {
+        let out = session_output("go perft 1\nisready\n");
+        let total = Position::new(Variant::Standard).legal_moves().len();
+        assert!(
+            out.contains(&format!("\nNodes searched: {total}\n")),
+            "{out}"
+        );
+    }
+}

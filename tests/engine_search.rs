@@ -1,0 +1,391 @@
+//! The search: tactics (wins in one, blocks, lost positions), determinism, limits, stop,
+//! pondering, MultiPV, bench, and play against a random mover.
+//!
+//! Test positions come from the engine's own games (`examples/search_bench.rs selfplay`); what
+//! each test relies on (a win exists, a threat exists, every move loses) is checked here with
+//! the rules library alone: moves are played and the outcome read.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use punct::engine::bench;
+use punct::engine::search::Searcher;
+use punct::engine::threats::{find_win, threat_zone};
+use punct::engine::types::{Limits, Score, SearchControl, SearchInfo, SearchResult};
+use punct::{parse_move, parse_position, Colour, Move, Position, Variant};
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// Black to move; black wins by a drop (and only by drops).
+const DROP_WIN: &str = "Bc9c10c11/Bd7d8d9/Be6d6f6/Wg1h2i3/Bg6h6i6/Wj3k3k4/Wj4j5k6/Bj7k7l7/Wj13k13k14/Wk16k15k17/Bl6k5l5/Wl8l9l10/Wl11l12l13/Bi6j6j5/Wk6k5k7/Wl8l7l6/Bj6k6k5 b 23";
+/// White to move; white wins only by shifting a piece.
+const SHIFT_WIN: &str = "Wb1c1c2/Wc3c4c5/Wc6c7c8/Wd2d1d3/Be1e2f2/Be4d4e3/We10d9f10/Wg6f5f6/Bg7h8h9/Wg13g12h14/Bg14h15i16/Bh11h10i11/Wi12h12h13/Wj15i14i13/Wj17j16i15/Be2d2f2/Wf10g11g12/Bh11h12h13/Bh15h14i15 w 36";
+/// Black to move; White threatens to connect, few of Black's moves stop it.
+const MUST_BLOCK: &str = "Wc3c4c5/Wc6c7c8/Wd2d1d3/Be1e2f2/We3e4d4/We10d9f10/Bf5f6g6/Bf11f12f13/Bg4g3g5/Bg7h8h9/Bg10g11h11/Wg13g12h14/Bg14h15i16/Wj17j16i15 b 17";
+/// White to move; Black has threats no single move stops.
+const LOST: &str = "Wc6b5a5/Wd7d8e9/Be2e1e3/Bf4f5f6/Bg9h10i11/Bh8g7i9/Bi12j12j13/Bj9i8h7/Wj10k11l12/Wj11i10h9/Bj15j14k16/Bk12k13k14/Wm13n13o14/Wp15p16q16/We9f9g9/Wh9h10i9/Bi11i10j11/Wk11k12l12/Bi10h9h10 w 32";
+
+fn pos(text: &str) -> Position {
+    parse_position(text, Variant::Standard).unwrap()
+}
+
+/// The same position with the other side to move (a null move, through the notation).
+fn flipped(text: &str) -> Position {
+    let mut fields: Vec<&str> = text.split(' ').collect();
+    fields[1] = if fields[1] == "w" { "b" } else { "w" };
+    pos(&fields.join(" "))
+}
+
+/// Every move that ends the game at once in the mover's favour, by playing them all.
+fn winning_moves(p: &mut Position) -> Vec<Move> {
+    let us = p.side_to_move();
+    let mut wins = Vec::new();
+    for mv in p.legal_moves() {
+        p.make(mv);
+        if p.outcome().is_some_and(|o| o.winner == Some(us)) {
+            wins.push(mv);
+        }
+        p.unmake();
+    }
+    wins
+}
+
+fn has_winning_move(p: &mut Position) -> bool {
+    let us = p.side_to_move();
+    // A candidate from the engine first (fast), confirmed by the rules; else every move.
+    if let Some(mv) = find_win(p, &mut Vec::new()) {
+        p.make(mv);
+        let won = p.outcome().is_some_and(|o| o.winner == Some(us));
+        p.unmake();
+        if won {
+            return true;
+        }
+    }
+    !winning_moves(p).is_empty()
+}
+
+fn search(p: &Position, depth: u32) -> (SearchResult, Vec<SearchInfo>) {
+    let mut s = Searcher::new(8);
+    let mut infos = Vec::new();
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let r = s.search(p, &limits, &SearchControl::default(), &mut |i| {
+        infos.push(i.clone())
+    });
+    (r, infos)
+}
+
+#[test]
+fn finds_a_winning_drop() {
+    let mut p = pos(DROP_WIN);
+    let wins = winning_moves(&mut p);
+    assert!(!wins.is_empty());
+    assert!(wins.iter().all(|m| matches!(m, Move::Drop(_))));
+    for depth in [1, 2, 3] {
+        let (r, infos) = search(&p, depth);
+        assert!(wins.contains(&r.best.unwrap()), "depth {depth}: {r:?}");
+        assert_eq!(r.score, Score::Mate(1));
+        assert_eq!(infos.last().unwrap().score, Score::Mate(1));
+    }
+}
+
+#[test]
+fn finds_a_winning_shift() {
+    let mut p = pos(SHIFT_WIN);
+    let wins = winning_moves(&mut p);
+    assert!(!wins.is_empty());
+    assert!(wins.iter().all(|m| matches!(m, Move::Shift { .. })));
+    for depth in [1, 2] {
+        let (r, _) = search(&p, depth);
+        assert!(wins.contains(&r.best.unwrap()), "depth {depth}: {r:?}");
+        assert_eq!(r.score, Score::Mate(1));
+    }
+}
+
+#[test]
+fn blocks_a_threat_to_connect() {
+    // White would win if it were White's move; Black cannot win at once.
+    assert!(has_winning_move(&mut flipped(MUST_BLOCK)));
+    let mut p = pos(MUST_BLOCK);
+    assert!(winning_moves(&mut p).is_empty());
+    for depth in [1, 2] {
+        let (r, _) = search(&p, depth);
+        let mv = r.best.unwrap();
+        p.make(mv);
+        assert!(
+            winning_moves(&mut p).is_empty(),
+            "depth {depth}: {mv} lets White connect"
+        );
+        p.unmake();
+        assert!(!matches!(r.score, Score::Mate(n) if n < 0), "{r:?}");
+    }
+}
+
+#[test]
+fn every_stopping_move_meets_the_threat_zone() {
+    let mut p = pos(MUST_BLOCK);
+    let zone = threat_zone(&p).expect("White threatens to connect");
+    let mut stoppers = 0;
+    for mv in p.legal_moves() {
+        let lifted = match mv {
+            Move::Shift { from, .. } => p.top_piece(from).map(|i| p.piece(i).placement.cells()),
+            _ => None,
+        };
+        let meets = mv
+            .placement()
+            .map(|pl| pl.cells())
+            .into_iter()
+            .chain(lifted)
+            .flatten()
+            .any(|c| zone.contains(c));
+        p.make(mv);
+        let stops = !has_winning_move(&mut p);
+        p.unmake();
+        if stops {
+            stoppers += 1;
+            assert!(meets, "{mv} stops the threat outside the zone");
+        }
+    }
+    assert!(stoppers > 0);
+    // No threat, no zone: the start position.
+    assert!(threat_zone(&Position::new(Variant::Standard)).is_none());
+}
+
+#[test]
+fn a_double_threat_is_scored_as_lost() {
+    let mut p = pos(LOST);
+    // Every White move leaves Black a winning reply.
+    for mv in p.legal_moves() {
+        p.make(mv);
+        let lost = p.outcome().is_some_and(|o| o.winner == Some(Colour::Black))
+            || has_winning_move(&mut p);
+        assert!(lost, "{mv} holds");
+        p.unmake();
+    }
+    for depth in [1, 2] {
+        let (r, _) = search(&p, depth);
+        assert_eq!(r.score, Score::Mate(-1), "depth {depth}");
+        assert!(r.best.is_some());
+    }
+}
+
+#[test]
+fn search_is_deterministic() {
+    let p = pos(MUST_BLOCK);
+    let (a, ia) = search(&p, 3);
+    let (b, ib) = search(&p, 3);
+    assert_eq!((a.best, a.nodes, a.score), (b.best, b.nodes, b.score));
+    // The line closing each iteration (root improvements are reported only after a time).
+    let pvs = |v: &[SearchInfo]| {
+        v.iter()
+            .enumerate()
+            .filter(|(k, i)| v.get(k + 1).is_none_or(|n| n.depth != i.depth))
+            .map(|(_, i)| (i.depth, i.nodes, i.pv.clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(pvs(&ia), pvs(&ib));
+    // The same searcher after `clear` repeats itself too.
+    let mut s = Searcher::new(8);
+    let limits = Limits {
+        depth: Some(3),
+        ..Limits::default()
+    };
+    let r1 = s.search(&p, &limits, &SearchControl::default(), &mut |_| {});
+    s.clear();
+    let r2 = s.search(&p, &limits, &SearchControl::default(), &mut |_| {});
+    assert_eq!((r1.best, r1.nodes), (r2.best, r2.nodes));
+    assert_eq!((r1.best, r1.nodes), (a.best, a.nodes));
+}
+
+#[test]
+fn bench_node_count_is_stable() {
+    let a = bench::run(&mut Searcher::new(8), 2);
+    let b = bench::run(&mut Searcher::new(8), 2);
+    assert_eq!(a.nodes, b.nodes);
+    assert_eq!(a.positions, bench::positions().len());
+    assert!(a.nodes > a.positions as u64);
+}
+
+#[test]
+fn searchmoves_are_respected() {
+    let p = Position::new(Variant::Standard);
+    let allowed = vec![
+        parse_move("a2a3a4").unwrap(),
+        parse_move("q16q15p15").unwrap(),
+    ];
+    for m in &allowed {
+        p.check_move(*m).unwrap();
+    }
+    let mut s = Searcher::new(8);
+    let limits = Limits {
+        depth: Some(2),
+        searchmoves: allowed.clone(),
+        ..Limits::default()
+    };
+    let mut infos = Vec::new();
+    let r = s.search(&p, &limits, &SearchControl::default(), &mut |i| {
+        infos.push(i.pv[0])
+    });
+    assert!(allowed.contains(&r.best.unwrap()));
+    assert!(infos.iter().all(|m| allowed.contains(m)));
+}
+
+#[test]
+fn node_limit_is_respected() {
+    let p = pos(MUST_BLOCK);
+    let mut s = Searcher::new(8);
+    let limits = Limits {
+        nodes: Some(700),
+        ..Limits::default()
+    };
+    let r = s.search(&p, &limits, &SearchControl::default(), &mut |_| {});
+    assert!(r.nodes <= 700, "{}", r.nodes);
+    assert!(r.nodes >= 600, "{}", r.nodes);
+    assert!(r.best.is_some());
+}
+
+#[test]
+fn stop_ends_an_infinite_search_quickly() {
+    let ctl = Arc::new(SearchControl::default());
+    let worker = {
+        let ctl = Arc::clone(&ctl);
+        std::thread::spawn(move || {
+            let limits = Limits {
+                infinite: true,
+                ..Limits::default()
+            };
+            let r = Searcher::new(8).search(&pos(MUST_BLOCK), &limits, &ctl, &mut |_| {});
+            (r, Instant::now())
+        })
+    };
+    std::thread::sleep(Duration::from_millis(300));
+    let stopped_at = Instant::now();
+    ctl.stop.store(true, Ordering::Relaxed);
+    let (r, ended) = worker.join().unwrap();
+    assert!(r.best.is_some());
+    assert!(ended.duration_since(stopped_at) < Duration::from_millis(100));
+}
+
+#[test]
+fn stop_before_start_still_gives_a_move() {
+    let ctl = SearchControl::default();
+    ctl.stop.store(true, Ordering::Relaxed);
+    let p = pos(MUST_BLOCK);
+    let r = Searcher::new(8).search(&p, &Limits::default(), &ctl, &mut |_| {});
+    p.check_move(r.best.unwrap()).unwrap();
+}
+
+#[test]
+fn movetime_is_respected() {
+    let p = Position::new(Variant::Standard);
+    let limits = Limits {
+        movetime: Some(Duration::from_millis(150)),
+        move_overhead: Duration::from_millis(10),
+        ..Limits::default()
+    };
+    // The search aims at 140 ms (movetime less the overhead). The bound allows for a test
+    // machine busy with the other tests; `examples/search_bench.rs movetime` measures the
+    // overshoot on a quiet one.
+    let start = Instant::now();
+    let r = Searcher::new(8).search(&p, &limits, &SearchControl::default(), &mut |_| {});
+    let took = start.elapsed();
+    assert!(took <= Duration::from_millis(190), "{took:?}");
+    assert!(took >= Duration::from_millis(140), "{took:?}");
+    assert!(r.best.is_some());
+}
+
+#[test]
+fn pondering_stops_the_clock_until_ponderhit() {
+    let ctl = Arc::new(SearchControl::default());
+    ctl.pondering.store(true, Ordering::Relaxed);
+    let worker = {
+        let ctl = Arc::clone(&ctl);
+        std::thread::spawn(move || {
+            let limits = Limits {
+                movetime: Some(Duration::from_millis(50)),
+                ..Limits::default()
+            };
+            Searcher::new(8).search(&pos(MUST_BLOCK), &limits, &ctl, &mut |_| {});
+            Instant::now()
+        })
+    };
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(!worker.is_finished(), "the clock ran while pondering");
+    let hit = Instant::now();
+    ctl.pondering.store(false, Ordering::Relaxed);
+    let ended = worker.join().unwrap();
+    let after = ended.duration_since(hit);
+    assert!(after < Duration::from_millis(100), "{after:?}");
+}
+
+#[test]
+fn multipv_reports_distinct_lines() {
+    let p = pos(MUST_BLOCK);
+    let mut s = Searcher::new(8);
+    let limits = Limits {
+        depth: Some(2),
+        multipv: 3,
+        ..Limits::default()
+    };
+    let mut infos = Vec::new();
+    s.search(&p, &limits, &SearchControl::default(), &mut |i| {
+        infos.push(i.clone())
+    });
+    let last: Vec<&SearchInfo> = infos.iter().filter(|i| i.depth == 2).collect();
+    let lines: Vec<usize> = last.iter().map(|i| i.multipv).collect();
+    assert_eq!(lines, vec![1, 2, 3]);
+    let firsts: std::collections::HashSet<Move> = last.iter().map(|i| i.pv[0]).collect();
+    assert_eq!(firsts.len(), 3);
+}
+
+#[test]
+fn finished_game_has_no_move() {
+    let mut p = pos(DROP_WIN);
+    let win = winning_moves(&mut p)[0];
+    p.make(win);
+    let (r, _) = search(&p, 2);
+    assert_eq!(r.best, None);
+}
+
+/// Depth-limited search against a seeded random mover, colours alternating.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "slow without optimisations")]
+fn beats_random_play() {
+    const GAMES: u64 = 10;
+    let mut engine_wins = 0;
+    let mut lengths = Vec::new();
+    for game in 0..GAMES {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1000 + game);
+        let engine_colour = if game % 2 == 0 {
+            Colour::White
+        } else {
+            Colour::Black
+        };
+        let mut s = Searcher::new(8);
+        let mut p = Position::new(Variant::Standard);
+        while !p.is_finished() && p.ply() < 300 {
+            let mv = if p.side_to_move() == engine_colour {
+                let limits = Limits {
+                    depth: Some(1),
+                    ..Limits::default()
+                };
+                s.search(&p, &limits, &SearchControl::default(), &mut |_| {})
+                    .best
+                    .unwrap()
+            } else {
+                *p.legal_moves().choose(&mut rng).unwrap()
+            };
+            p.make(mv);
+        }
+        if p.outcome().and_then(|o| o.winner) == Some(engine_colour) {
+            engine_wins += 1;
+        }
+        lengths.push(p.ply());
+    }
+    eprintln!("engine won {engine_wins} of {GAMES}; game lengths {lengths:?}");
+    assert!(engine_wins >= 9, "{engine_wins} of {GAMES}");
+}
