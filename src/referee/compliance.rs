@@ -380,7 +380,15 @@ pub fn run(cfg: &EngineConfig, variant: Variant) -> u8 {
         |c| {
             c.send("stop")?;
             c.send("isready")?;
-            c.expect("readyok", secs(2.0)).map(|_| String::new())
+            let mut stray = false;
+            let r = c.proc()?.wait_for("readyok", Instant::now() + secs(2.0), |l| {
+                stray |= l.starts_with("bestmove");
+            });
+            r.map_err(|f| format!("no readyok within 2 s ({f:?})"))?;
+            if stray {
+                return Err("bestmove after an idle stop".into());
+            }
+            Ok(String::new())
         },
     );
     c.step(

@@ -316,6 +316,13 @@ pub fn play_game(
                 if signals::interrupted() {
                     return None;
                 }
+                // A missed deadline is reported as the time beyond what the engine had.
+                let f = match f {
+                    Fault::Timeout { elapsed } => Fault::Timeout {
+                        elapsed: elapsed.saturating_sub(deadline.saturating_sub(margin)),
+                    },
+                    other => other,
+                };
                 ending = Some(Ending::Fault(side, fault_kind(f)));
                 break;
             }
