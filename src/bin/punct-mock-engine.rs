@@ -182,7 +182,10 @@ fn main() {
                     pending = true;
                     continue;
                 }
-                say!("info depth 1 score cp 0 nodes 1 time 0 pv {}", choose(&pos, o.seed));
+                say!(
+                    "info depth 1 score cp 0 nodes 1 time 0 pv {}",
+                    choose(&pos, o.seed)
+                );
                 say!("bestmove {}", choose(&pos, o.seed));
             }
             Some("stop") | Some("ponderhit") if pending => {

@@ -381,9 +381,11 @@ pub fn run(cfg: &EngineConfig, variant: Variant) -> u8 {
             c.send("stop")?;
             c.send("isready")?;
             let mut stray = false;
-            let r = c.proc()?.wait_for("readyok", Instant::now() + secs(2.0), |l| {
-                stray |= l.starts_with("bestmove");
-            });
+            let r = c
+                .proc()?
+                .wait_for("readyok", Instant::now() + secs(2.0), |l| {
+                    stray |= l.starts_with("bestmove");
+                });
             r.map_err(|f| format!("no readyok within 2 s ({f:?})"))?;
             if stray {
                 return Err("bestmove after an idle stop".into());

@@ -111,6 +111,10 @@ fn worker(cfg: &RunConfig, queue: &Receiver<GameSpec>, events: Sender<Event>, st
         players[spec.black] = Some(b);
         match record {
             Some(r) => {
+                // Stop before taking another game, not after the main thread has seen this one.
+                if cfg.strict && r.fault_player.is_some() {
+                    stop.store(true, Ordering::SeqCst);
+                }
                 let _ = events.send(Event::Finished(Box::new(r)));
             }
             None => break,
