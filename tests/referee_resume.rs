@@ -13,6 +13,11 @@ use serde_json::Value;
 
 const GAMES: usize = 24;
 
+/// (game, result, reason, moves) of each game.
+type Outcomes = Vec<(u64, String, String, Vec<String>)>;
+/// Outcomes and final statistics of a run.
+type RunResult = (Outcomes, Value);
+
 fn command(dir: &Path, t: &str) -> Command {
     let mut c = referee();
     c.args([
@@ -44,7 +49,7 @@ fn command(dir: &Path, t: &str) -> Command {
 }
 
 /// (game, result, reason, moves) of every game, by game number.
-fn outcomes(objs: &[Value]) -> Vec<(u64, String, String, Vec<String>)> {
+fn outcomes(objs: &[Value]) -> Outcomes {
     let mut v: Vec<_> = games(objs)
         .iter()
         .map(|g| {
@@ -78,7 +83,7 @@ fn final_stats(objs: &[Value]) -> Value {
     ])
 }
 
-fn reference() -> (Vec<(u64, String, String, Vec<String>)>, Value) {
+fn reference() -> RunResult {
     let dir = tmpdir("resume-ref");
     let status = command(&dir, &tag("resume-ref")).status().unwrap();
     assert!(status.success());
@@ -164,9 +169,8 @@ fn kill_and_resume(name: &str, signal: i32) {
     );
 }
 
-fn reference_once() -> &'static (Vec<(u64, String, String, Vec<String>)>, Value) {
-    static REF: std::sync::OnceLock<(Vec<(u64, String, String, Vec<String>)>, Value)> =
-        std::sync::OnceLock::new();
+fn reference_once() -> &'static RunResult {
+    static REF: std::sync::OnceLock<RunResult> = std::sync::OnceLock::new();
     REF.get_or_init(reference)
 }
 

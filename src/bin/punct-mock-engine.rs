@@ -146,11 +146,7 @@ fn main() {
                 say!("option name Ponder type check default false");
                 say!("{}ok", words[0]);
             }
-            Some("isready") => {
-                if o.mode != "no-readyok" {
-                    say!("readyok");
-                }
-            }
+            Some("isready") if o.mode != "no-readyok" => say!("readyok"),
             Some("ucinewgame") | Some("uginewgame") => moves_this_game = 0,
             Some("position") => match set_position(&words, o.variant) {
                 Ok(p) => pos = p,

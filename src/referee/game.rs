@@ -374,7 +374,8 @@ pub fn play_game(
         });
         // Adjudication needs a score; a finished game is decided by the rules instead.
         if !pos.is_finished() {
-            let full_move = pos.ply() / 2 + 1;
+            // Number of the move just made (the ply count is already past it).
+            let full_move = (pos.ply() - 1) / 2 + 1;
             ending = adjudicator.after_move(cfg, side, reply.info.score, full_move);
         }
     }

@@ -111,7 +111,7 @@ pub fn format_game(g: &GameRecord, event: &str) -> String {
     for (i, m) in g.moves.iter().enumerate() {
         let ply = start_ply + i as u32;
         let number = ply / 2 + 1;
-        if ply % 2 == 0 {
+        if ply.is_multiple_of(2) {
             push(&format!("{number}."), &mut s);
         } else if i == 0 {
             push(&format!("{number}..."), &mut s);

@@ -448,7 +448,7 @@ pub fn run(cfg: &RunConfig) -> u8 {
                         g.game, g.white, g.black, g.result, g.reason_text
                     ));
                     let interval = cfg.ratinginterval as u64;
-                    let periodic = interval > 0 && standings.games % interval == 0;
+                    let periodic = interval > 0 && standings.games.is_multiple_of(interval);
                     if periodic {
                         for l in standings_lines(cfg, &standings, false) {
                             console.line(&l);
