@@ -970,13 +970,17 @@ mod tests {
         let path = dir.join("t.toml");
         std::fs::write(&path, toml).unwrap();
         let from_file = run(&format!("-config {} -rounds 5", path.display()));
-        let from_flags = run(
-            "-games 4 -concurrency 2 -norepetition -random-openings plies=3 \
-             -pgnout out.pgn -sprt elo0=0 elo1=10 -each tc=1+0.01 -rounds 5",
+        let mut flags = args(
+            "-games 4 -concurrency 2 -norepetition -random-openings plies=3 -pgnout out.pgn \
+             -sprt elo0=0 elo1=10 -each tc=1+0.01 -rounds 5 -engine cmd=./punct name=p \
+             option.Hash=16",
         );
-        let mut expected = from_flags;
-        expected.engines = from_file.engines.clone();
-        assert_eq!(from_file, expected);
+        flags.push("arg=x y".into());
+        flags.extend(args("-engine cmd=builtin:random"));
+        let Command::Run(from_flags) = parse_args(&flags).unwrap() else {
+            panic!()
+        };
+        assert_eq!(from_file, *from_flags);
         assert_eq!(from_file.engines[0].args, vec!["x y"]);
         assert_eq!(
             from_file.engines[0].options,
