@@ -217,6 +217,11 @@ pub fn position_command(opening: &str, start_is_initial: bool, moves: &[Move]) -
     s
 }
 
+/// Three decimals are enough (microseconds of a millisecond) and keep the log short.
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
 fn median(mut v: Vec<f64>) -> Option<f64> {
     if v.is_empty() {
         return None;
@@ -362,15 +367,15 @@ pub fn play_game(
         moves.push(mv);
         records.push(MoveRecord {
             mv: mv.to_string(),
-            ms: elapsed.as_secs_f64() * 1000.0,
+            ms: round3(elapsed.as_secs_f64() * 1000.0),
             score: reply.info.score,
             depth: reply.info.depth,
             nodes: reply.info.nodes,
-            overhead_us: overhead.map(|d| d.as_secs_f64() * 1e6),
+            overhead_us: overhead.map(|d| round3(d.as_secs_f64() * 1e6)),
             clock_ms: clocks[side.index()]
                 .as_ref()
                 .filter(|c| !c.is_infinite())
-                .map(|c| c.remaining().as_secs_f64() * 1000.0),
+                .map(|c| round3(c.remaining().as_secs_f64() * 1000.0)),
         });
         // Adjudication needs a score; a finished game is decided by the rules instead.
         if !pos.is_finished() {

@@ -111,12 +111,14 @@ pub fn format_game(g: &GameRecord, event: &str) -> String {
     for (i, m) in g.moves.iter().enumerate() {
         let ply = start_ply + i as u32;
         let number = ply / 2 + 1;
+        // The move number stays on the line of its move.
         if ply.is_multiple_of(2) {
-            push(&format!("{number}."), &mut s);
+            push(&format!("{number}. {}", m.mv), &mut s);
         } else if i == 0 {
-            push(&format!("{number}..."), &mut s);
+            push(&format!("{number}... {}", m.mv), &mut s);
+        } else {
+            push(&m.mv, &mut s);
         }
-        push(&m.mv, &mut s);
         let mut c = String::from("{");
         if let Some(sc) = m.score {
             let _ = write!(c, "{}/{} ", score_text(sc), m.depth.unwrap_or(0));
