@@ -170,8 +170,9 @@ impl EnginePlayer {
         res.map_err(|f| self.io_fault(f, &ok))?;
         let p = self.process.as_mut().expect("just started");
         for (name, value) in &self.cfg.options {
-            p.send(&format!("setoption name {name} value {value}"))
-                .map_err(|_| Fault::Disconnected("closed while sending options".into()))?;
+            if let Err(f) = p.send(&format!("setoption name {name} value {value}")) {
+                return Err(self.io_fault(f, "options to be read"));
+            }
         }
         Ok(())
     }
@@ -213,6 +214,8 @@ impl Player for EnginePlayer {
         let Some(p) = self.process.as_mut() else {
             return Err(Fault::Disconnected("not running".into()));
         };
+        // Anything read before `go` is stale (e.g. a second bestmove): it must not answer it.
+        p.drain();
         let sent = p.send(req.position).and_then(|_| p.send(req.go));
         let go_sent = match sent {
             Ok(t) => t,
