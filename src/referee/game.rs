@@ -602,4 +602,153 @@ mod tests {
             .after_move(&c, Colour::Black, Some(Score::Cp(-600)), 3)
             .is_none());
     }
+
+    /// Plays a fixed cycle of moves (by colour), answering each `go` after `think` of its clock.
+    struct Scripted {
+        moves: Vec<Move>,
+        next: usize,
+        think: Duration,
+    }
+
+    impl Player for Scripted {
+        fn name(&self) -> &str {
+            "scripted"
+        }
+        fn proto(&self) -> Proto {
+            Proto::Uci
+        }
+        fn new_game(&mut self, _seed: u64) -> Result<(), Fault> {
+            Ok(())
+        }
+        fn think(&mut self, _req: &ThinkRequest) -> Result<crate::referee::player::Reply, Fault> {
+            let mv = self.moves[self.next % self.moves.len()];
+            self.next += 1;
+            let go_sent = Instant::now();
+            Ok(crate::referee::player::Reply {
+                bestmove: mv.to_string(),
+                go_sent,
+                // A fabricated arrival time: the clock is charged as if the engine took `think`.
+                received: go_sent + self.think,
+                info: Default::default(),
+            })
+        }
+        fn reset(&mut self) {}
+        fn pid(&self) -> Option<u32> {
+            None
+        }
+    }
+
+    /// The piece's shift and the shift back, for the side to move.
+    fn shift_and_back(pos: &mut Position) -> (Move, Move) {
+        for m in pos.legal_moves() {
+            let Move::Shift { from, to } = m else {
+                continue;
+            };
+            let old = pos
+                .pieces()
+                .filter(|(_, p)| p.placement.punct() == from)
+                .max_by_key(|(_, p)| p.level)
+                .map(|(_, p)| p.placement)
+                .unwrap();
+            pos.make(m);
+            // The way back must still be legal after one shift of the opponent.
+            let reply = pos
+                .legal_moves()
+                .into_iter()
+                .find(|r| matches!(r, Move::Shift { .. }));
+            if let Some(r) = reply {
+                pos.make(r);
+                let back = Move::Shift {
+                    from: to.punct(),
+                    to: old,
+                };
+                let ok = pos.check_move(back).is_ok();
+                pos.unmake();
+                if ok {
+                    pos.unmake();
+                    return (m, back);
+                }
+            }
+            pos.unmake();
+        }
+        panic!("no reversible shift");
+    }
+
+    /// An opening where both sides can shift a piece away and back: a 4-move cycle.
+    fn cycle(variant: crate::position::Variant) -> (String, Vec<Move>, Vec<Move>) {
+        let opening = crate::referee::openings::random_opening(variant, 8, 3);
+        let mut pos = parse_position(&opening, variant).unwrap();
+        let (w, w_back) = shift_and_back(&mut pos);
+        pos.make(w);
+        let (b, b_back) = shift_and_back(&mut pos);
+        pos.unmake();
+        (opening, vec![w, w_back], vec![b, b_back])
+    }
+
+    fn play_scripted(flags: &str, think: [Duration; 2]) -> GameRecord {
+        let c = cfg(flags);
+        let (opening, wm, bm) = cycle(c.variant);
+        let spec = GameSpec {
+            game: 1,
+            round: 1,
+            pair: 1,
+            white: 0,
+            black: 1,
+            opening_index: 0,
+            opening,
+        };
+        let mut w = Scripted {
+            moves: wm,
+            next: 0,
+            think: think[0],
+        };
+        let mut b = Scripted {
+            moves: bm,
+            next: 0,
+            think: think[1],
+        };
+        play_game(&spec, [&mut w, &mut b], [&c.engines[0], &c.engines[1]], &c).unwrap()
+    }
+
+    #[test]
+    fn third_occurrence_is_a_draw_unless_turned_off() {
+        let ms = Duration::from_millis(1);
+        let g = play_scripted("-each depth=1 -engine cmd=a -engine cmd=b", [ms, ms]);
+        assert_eq!(
+            (g.reason.as_str(), g.result.as_str()),
+            ("repetition", "1/2-1/2")
+        );
+        // The opening occurs again after 4 and 8 plies.
+        assert_eq!(g.moves.len(), 8);
+        let g = play_scripted(
+            "-each depth=1 -engine cmd=a -engine cmd=b -norepetition -maxmoves 7",
+            [ms, ms],
+        );
+        assert_eq!(g.reason, "max_moves");
+        // 8 opening plies are not counted: 7 full moves are 14 plies of the game.
+        assert_eq!(g.moves.len(), 14);
+    }
+
+    #[test]
+    fn the_referee_clock_decides_time_losses() {
+        // 1 s + 0.1 s per move; Black takes 400 ms a move: the third move overruns.
+        let g = play_scripted(
+            "-each tc=1+0.1 timemargin=0 -engine cmd=a -engine cmd=b -norepetition",
+            [Duration::from_millis(1), Duration::from_millis(400)],
+        );
+        assert_eq!(
+            (g.reason.as_str(), g.result.as_str()),
+            ("time_forfeit", "1-0")
+        );
+        assert_eq!(g.fault_player, Some(1));
+        // Black's clock: 1000 -> 700 -> 400 -> 100 left, then 400 > 100: lost at its 4th move.
+        assert_eq!(g.moves.len(), 7);
+        assert_eq!(g.moves[5].clock_ms, Some(100.0));
+        // With a margin large enough Black's 4th move (400 ms on 100 ms left) is in time.
+        let g = play_scripted(
+            "-each tc=1+0.1 timemargin=350 -engine cmd=a -engine cmd=b -norepetition -maxmoves 4",
+            [Duration::from_millis(1), Duration::from_millis(400)],
+        );
+        assert_eq!(g.reason, "max_moves");
+    }
 }
