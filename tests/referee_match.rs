@@ -249,6 +249,14 @@ fn sprt_stops_when_h0_is_accepted() {
 fn bad_arguments_exit_2() {
     assert_eq!(run(&["-engine", "cmd=x"]).0, Some(2));
     assert_eq!(run(&["-games", "x"]).0, Some(2));
+    let (code, _) = run(&[
+        "-engine",
+        "cmd=/no/such/engine",
+        "depth=1",
+        "-engine",
+        "cmd=builtin:random",
+    ]);
+    assert_eq!(code, Some(2));
     let (code, out) = run(&["--help"]);
     assert_eq!(code, Some(0));
     assert!(out.contains("-engine") && out.contains("Exit status"));

@@ -353,8 +353,42 @@ fn summary_json(
     })
 }
 
+/// Whether an engine program can be found (a path, or a name on PATH), so that a typo is a
+/// configuration error rather than a run of lost games.
+fn program_exists(e: &EngineConfig) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let runnable = |p: &Path| {
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if e.cmd.contains('/') {
+        let p = Path::new(&e.cmd);
+        return match &e.dir {
+            Some(d) if p.is_relative() => runnable(&d.join(p)),
+            _ => runnable(p),
+        };
+    }
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|d| runnable(&d.join(&e.cmd))))
+}
+
 /// Runs the tournament; returns the exit status.
 pub fn run(cfg: &RunConfig) -> u8 {
+    for e in cfg.engines.iter().filter(|e| !e.is_builtin()) {
+        if !program_exists(e) {
+            eprintln!(
+                "punct-referee: engine '{}': program '{}' not found or not executable",
+                e.name, e.cmd
+            );
+            return EXIT_BAD_ARGS;
+        }
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if cfg.concurrency > cores {
+        log::warn!(
+            "-concurrency {} is more than the {cores} hardware threads: expect time losses",
+            cfg.concurrency
+        );
+    }
     let openings = match Openings::new(&cfg.openings, cfg.variant, cfg.srand) {
         Ok(o) => o,
         Err(e) => {
