@@ -175,13 +175,19 @@ fn open_outputs(
         pgn: None,
         jsonl: None,
     };
-    if let Some(path) = &cfg.jsonl {
-        if !cfg.resume && std::fs::metadata(path).is_ok_and(|m| m.len() > 0) {
-            return Err(format!(
-                "{} exists: continue that run with -resume, or remove the file",
-                path.display()
-            ));
+    // A fresh run never takes over records of another run: with a journal the PGN belongs to
+    // the run and is rewritten from the journal on resume.
+    if cfg.jsonl.is_some() && !cfg.resume {
+        for path in cfg.jsonl.iter().chain(cfg.pgnout.iter()) {
+            if std::fs::metadata(path).is_ok_and(|m| m.len() > 0) {
+                return Err(format!(
+                    "{} exists: continue that run with -resume, or remove the file",
+                    path.display()
+                ));
+            }
         }
+    }
+    if let Some(path) = &cfg.jsonl {
         let mut w = JsonlWriter::append(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let names: Vec<&str> = cfg.engines.iter().map(|e| e.name.as_str()).collect();
         w.write(
@@ -203,8 +209,9 @@ fn open_outputs(
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         }
-        // With a journal the PGN is derived from it; without one, records are appended.
-        if cfg.jsonl.is_some() {
+        // With a journal the PGN belongs to the run and is rewritten from the journal on resume,
+        // so a fresh run must not take over (and later rewrite) someone else's file.
+        if cfg.jsonl.is_some() && cfg.resume {
             rewrite_pgn(path, done, &cfg.event)?;
         }
         let f = std::fs::OpenOptions::new()
@@ -513,7 +520,13 @@ pub fn run(cfg: &RunConfig) -> u8 {
                         standings
                             .encounters
                             .get(&(0, 1))
-                            .map(|e| format!("{:.3} {}", e.wdl.score(), elo_text(&e.wdl, &e.ptnml)))
+                            .map(|e| {
+                                format!(
+                                    "score {:.3}, {},",
+                                    e.wdl.score(),
+                                    elo_text(&e.wdl, &e.ptnml)
+                                )
+                            })
                             .unwrap_or_default()
                     } else {
                         String::new()
