@@ -138,3 +138,43 @@ fn strict_stops_at_the_first_failure() {
     assert_eq!(code, Some(4), "{stdout}");
     assert_eq!(games.len(), 1);
 }
+
+#[test]
+fn sigint_while_an_engine_hangs_kills_its_group_at_once() {
+    let t = tag("sigint-hang");
+    let mut child = referee()
+        .args([
+            "-engine",
+            &format!("cmd={MOCK}"),
+            &format!("args=--mode hang --after 2 --spawn-child --tag {t}"),
+            "tc=60",
+            "-engine",
+            "cmd=builtin:random",
+            "-games",
+            "2",
+        ])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until the engine and its child run and the engine hangs in its third move.
+    std::thread::sleep(Duration::from_millis(700));
+    assert_eq!(
+        procs_with_tag(&t).len(),
+        2,
+        "engine and its child should be running"
+    );
+    let asked = std::time::Instant::now();
+    // SAFETY: sending a signal to our own child process.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let status = child.wait().unwrap();
+    assert!(
+        asked.elapsed() < Duration::from_secs(3),
+        "the referee took {:?}",
+        asked.elapsed()
+    );
+    assert_eq!(status.code(), Some(130));
+    let left = leftovers(&t, Duration::from_secs(2));
+    assert!(left.is_empty(), "left behind: {left:?}");
+}

@@ -103,7 +103,13 @@ fn main() {
     }
     if o.spawn_child {
         if let Ok(exe) = std::env::current_exe() {
-            let tag: Vec<String> = std::env::args().skip(1).collect();
+            // Only the tag is passed on: the child must not read the other flags.
+            let args: Vec<String> = std::env::args().collect();
+            let tag: Vec<String> = args
+                .windows(2)
+                .filter(|w| w[0] == "--tag")
+                .flat_map(|w| w.to_vec())
+                .collect();
             let _ = std::process::Command::new(exe)
                 .args(["--mode", "sleep"])
                 .args(tag)

@@ -235,3 +235,26 @@ fn read_line_capped<R: Read>(r: &mut BufReader<R>, buf: &mut Vec<u8>) -> Option<
     }
     Some(String::from_utf8_lossy(buf).into_owned())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_capped_trimmed_and_decoded_lossily() {
+        let mut data = b"uciok\r\n".to_vec();
+        data.extend(std::iter::repeat_n(b'x', 200_000));
+        data.extend(b"\nbest\xffmove a\nlast");
+        let mut r = BufReader::new(std::io::Cursor::new(data));
+        let mut buf = Vec::new();
+        assert_eq!(read_line_capped(&mut r, &mut buf).as_deref(), Some("uciok"));
+        let long = read_line_capped(&mut r, &mut buf).unwrap();
+        assert_eq!(long.len(), MAX_LINE as usize);
+        assert_eq!(
+            read_line_capped(&mut r, &mut buf).as_deref(),
+            Some("best\u{fffd}move a")
+        );
+        assert_eq!(read_line_capped(&mut r, &mut buf).as_deref(), Some("last"));
+        assert_eq!(read_line_capped(&mut r, &mut buf), None);
+    }
+}
