@@ -157,12 +157,15 @@ fn sigint_while_an_engine_hangs_kills_its_group_at_once() {
         .spawn()
         .unwrap();
     // Wait until the engine and its child run and the engine hangs in its third move.
-    std::thread::sleep(Duration::from_millis(700));
-    assert_eq!(
-        procs_with_tag(&t).len(),
-        2,
-        "engine and its child should be running"
-    );
+    let end = std::time::Instant::now() + Duration::from_secs(10);
+    while procs_with_tag(&t).len() < 2 {
+        assert!(
+            std::time::Instant::now() < end,
+            "engine and its child should be running"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
     let asked = std::time::Instant::now();
     // SAFETY: sending a signal to our own child process.
     unsafe {
