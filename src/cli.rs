@@ -12,8 +12,7 @@ const USAGE: &str =
 
 /// A command-line error: one line on stderr, exit status 2.
 fn usage_error(msg: &str) -> ExitCode {
-    eprintln!("punct: {msg}");
-    eprintln!("{USAGE}");
+    eprintln!("punct: {msg} (punct help shows the usage)");
     ExitCode::from(2)
 }
 

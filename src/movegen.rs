@@ -1,6 +1,8 @@
 //! Legal move generation: drops by word-parallel shape masks, shifts by walking the six lines
 //! from each unblocked piece with the piece lifted off.
 
+use std::sync::LazyLock;
+
 use crate::cellset::CellSet;
 use crate::geometry::{central_cells, Cell, Dir};
 use crate::moves::Move;
@@ -97,18 +99,27 @@ impl Position {
     fn generate_drops<S: MoveSink>(&self, sink: &mut S) {
         let side = self.side_to_move();
         let area = self.drop_area();
-        for kind in Kind::ALL {
+        if area.is_empty() {
+            return;
+        }
+        // `shifted[k]` holds p when p + DROP_OFFSETS[k] is in the area; a step off the board never
+        // wraps onto a board cell (see geometry), so grid shifts are exact. The 33 shapes use
+        // only 18 distinct offsets, each shifted once.
+        let mut shifted = [CellSet::EMPTY; DROP_OFFSETS];
+        let mut done = [false; DROP_OFFSETS];
+        for &(kind, o, a, b) in drop_shapes() {
             if self.in_hand(side, kind) == 0 {
                 continue;
             }
-            for o in 0..kind.orientations() {
-                let [a, b] = kind.minor_offsets(o);
-                // A PÜNCT on p is possible when p, p+a and p+b are all in the area; a step off
-                // the board never wraps onto a board cell (see geometry), so shifts are exact.
-                let puncts = area & area.shifted_down(a) & area.shifted_down(b);
-                if !puncts.is_empty() {
-                    sink.drops(kind, o, puncts);
+            for k in [a, b] {
+                if !done[k] {
+                    shifted[k] = area.shifted_down(drop_offset(k));
+                    done[k] = true;
                 }
+            }
+            let puncts = area & shifted[a] & shifted[b];
+            if !puncts.is_empty() {
+                sink.drops(kind, o, puncts);
             }
         }
     }
@@ -183,4 +194,36 @@ impl Position {
             }
         }
     }
+}
+
+/// Distinct minor-dot offsets over all shapes: D[i], 2D[i] and D[i] + D[i+1] for each i.
+const DROP_OFFSETS: usize = 18;
+
+fn drop_offset(k: usize) -> i32 {
+    let d = Dir::new(k % 6);
+    match k / 6 {
+        0 => d.grid_offset(),
+        1 => 2 * d.grid_offset(),
+        _ => d.grid_offset() + d.rotate(1).grid_offset(),
+    }
+}
+
+/// Every (kind, orientation) with the indices of its two minor offsets in `drop_offset`.
+fn drop_shapes() -> &'static [(Kind, u8, usize, usize)] {
+    static SHAPES: LazyLock<Vec<(Kind, u8, usize, usize)>> = LazyLock::new(|| {
+        let index = |off: i32| {
+            (0..DROP_OFFSETS)
+                .find(|&k| drop_offset(k) == off)
+                .expect("every minor offset is a unit, double or diagonal step")
+        };
+        let mut shapes = Vec::new();
+        for kind in Kind::ALL {
+            for o in 0..kind.orientations() {
+                let [a, b] = kind.minor_offsets(o);
+                shapes.push((kind, o, index(a), index(b)));
+            }
+        }
+        shapes
+    });
+    &SHAPES
 }

@@ -58,19 +58,26 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
-fn parse_error(text: &str, error: SyntaxError) -> ParseError {
-    let mut text: String = text.chars().take(40).collect();
-    if text.len() < 40 {
-        text = text.trim().to_string();
-    } else {
-        text.push('…');
+/// Text for an error message: trimmed, and cut to 40 characters with `…` when longer.
+fn shorten(text: &str) -> String {
+    const MAX_CHARS: usize = 40;
+    let text = text.trim();
+    match text.char_indices().nth(MAX_CHARS) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_string(),
     }
-    ParseError { text, error }
+}
+
+fn parse_error(text: &str, error: SyntaxError) -> ParseError {
+    ParseError {
+        text: shorten(text),
+        error,
+    }
 }
 
 /// Reads a cell name such as `i9` (case-insensitive).
 pub fn parse_cell(text: &str) -> Result<Cell, ParseError> {
-    let bad = || parse_error(text, SyntaxError::BadCell(text.to_string()));
+    let bad = || parse_error(text, SyntaxError::BadCell(shorten(text)));
     let mut chars = text.chars();
     let letter = chars
         .next()
@@ -157,8 +164,8 @@ pub fn parse_move(text: &str) -> Result<Move, ParseError> {
 /// What is wrong with a position string.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum PositionError {
-    /// Not three space-separated fields.
-    FieldCount(usize),
+    /// Not three space-separated fields: the text (shortened) and the number of fields found.
+    FieldCount(String, usize),
     /// Piece `index` (1-based) cannot be read or placed.
     Piece {
         index: usize,
@@ -188,9 +195,9 @@ pub enum PieceProblem {
 impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PositionError::FieldCount(n) => write!(
+            PositionError::FieldCount(text, n) => write!(
                 f,
-                "a position has 3 fields 'PIECES SIDE PLY' separated by spaces ({n} found)"
+                "'{text}': a position has 3 fields 'PIECES SIDE PLY' separated by spaces ({n} found)"
             ),
             PositionError::Piece {
                 index,
@@ -234,7 +241,7 @@ pub fn parse_position(text: &str, variant: Variant) -> Result<Position, Position
         return Ok(Position::new(variant));
     }
     if fields.len() != 3 {
-        return Err(PositionError::FieldCount(fields.len()));
+        return Err(PositionError::FieldCount(shorten(text), fields.len()));
     }
     let mut pos = Position::new(variant);
     if fields[0] != "-" {
