@@ -16,12 +16,27 @@ pub fn referee() -> Command {
     c
 }
 
-/// A fresh, empty directory for one test.
-pub fn tmpdir(name: &str) -> PathBuf {
+/// A fresh, empty directory for one test, removed when dropped.
+pub struct TempDir(PathBuf);
+
+impl std::ops::Deref for TempDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+pub fn tmpdir(name: &str) -> TempDir {
     let d = std::env::temp_dir().join(format!("punct-referee-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
-    d
+    TempDir(d)
 }
 
 /// A tag unique to this test, put on mock engine command lines to find their processes.
