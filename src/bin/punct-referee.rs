@@ -1,1 +1,74 @@
-fn main() {}
+//! `punct-referee`: plays PÜNCT engines against each other (cutechess/fastchess style).
+
+use std::process::ExitCode;
+
+use punct::referee::config::{parse_args, Command};
+use punct::referee::{compliance, runner};
+
+const HELP: &str = "\
+punct-referee: matches and tournaments between PÜNCT engines (cutechess/fastchess style)
+
+usage: punct-referee -engine cmd=PROG [KEY=VALUE]... -engine ... [FLAGS]
+       punct-referee -config tournaments/NAME.toml [FLAGS]
+       punct-referee -compliance cmd=PROG [KEY=VALUE]...
+       punct-referee -check-pgn FILE [-variant basic]
+
+Engine keys (-engine, or -each for all engines; an engine's own keys win):
+  cmd=PROG | cmd=builtin:random   program, or the built-in uniform random mover (seeded)
+  name=NAME  dir=DIR  args=\"A B\"  arg=A (repeatable)  proto=uci|ugi
+  option.NAME=VALUE               setoption sent after the handshake
+  tc=[MOVES/]TIME[+INC]           clock (seconds, or m:s); tc=inf for none
+  st=SECONDS  depth=N  nodes=N    fixed time per move, depth, nodes
+  timemargin=MS                   grace before a late move loses (default 50)
+
+Flags:
+  -tournament match|gauntlet|round-robin   (default: match for 2 engines, else round-robin)
+  -games N         games per encounter per round (default 2; pairs of colour-swapped games)
+  -rounds N        (default 1)     -repeat   accepted: openings are always played twice
+  -concurrency N   games at once (default 1)
+  -variant standard|basic
+  -openings file=FILE order=random|sequential start=N   position strings, one per line
+  -random-openings plies=N         seeded random legal plies, never a decided position
+  -srand N         seed of openings and built-in players (default 1)
+  -maxmoves N      draw after N full moves     -norepetition   no draw on 3-fold repetition
+  -draw movenumber=N movecount=N score=CP      -resign movecount=N score=CP   (off by default)
+  -sprt elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] [model=normalized|logistic]
+  -pgnout FILE     game records        -jsonl FILE   JSON Lines log (also the resume journal)
+  -ratinginterval N   score lines every N games (default 10; 0: off)
+  -resume          continue the run recorded in -jsonl FILE (same flags)
+  -recover         accepted: crashed engines are always restarted for the next game
+  -strict          stop at the first engine failure (exit 4)
+  -event NAME  -startup-ms MS (10000)  -ping-ms MS (10000)  -watchdog-ms MS (60000, moves
+               without a clock)
+  -config FILE     TOML file with the same settings (see docs/referee.md)
+
+Exit status: 0 finished (SPRT H1 or no SPRT), 1 compliance step failed, 2 bad arguments,
+3 SPRT accepted H0, 4 engine failure under -strict, 5 referee error (records), 130 interrupted
+(continue with -resume).
+";
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let command = match parse_args(&args) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("punct-referee: {e}");
+            eprintln!("try: punct-referee --help");
+            return ExitCode::from(runner::EXIT_BAD_ARGS);
+        }
+    };
+    punct::referee::signals::install();
+    let code = match command {
+        Command::Help => {
+            print!("{HELP}");
+            runner::EXIT_OK
+        }
+        Command::Run(cfg) => runner::run(&cfg),
+        Command::Compliance(engine, variant) => compliance::run(&engine, variant),
+        Command::CheckPgn(files, variant) => compliance::check_pgn(&files, variant),
+    };
+    ExitCode::from(code)
+}

@@ -1,6 +1,25 @@
 //! The referee: plays PÜNCT engines against each other and reports results.
+//!
+//! `config` (flags and TOML into a `RunConfig`), `engine_process` (a child in its own process
+//! group, reads with deadlines), `signals` (Ctrl-C kills every engine group), `player` (engine
+//! or built-in behind one trait), `builtin`, `openings`, `game` (one game), `tournament`
+//! (schedule, standings), `runner` (workers, records, output), `pgn`, `jsonl`, `resume`,
+//! `compliance`; and from the statistics side `timecontrol`, `stats`, `sprt`, `report`.
 
+pub mod builtin;
+pub mod compliance;
+pub mod config;
+pub mod engine_process;
+pub mod game;
+pub mod jsonl;
+pub mod openings;
+pub mod pgn;
+pub mod player;
 pub mod report;
+pub mod resume;
+pub mod runner;
+pub mod signals;
 pub mod sprt;
 pub mod stats;
 pub mod timecontrol;
+pub mod tournament;

@@ -1,0 +1,202 @@
+//! `punct-mock-engine`: a test engine for the referee. It plays legal moves chosen by a hash of
+//! the position (so games repeat exactly) and, when asked, misbehaves after `--after N` moves of
+//! each game:
+//!
+//! `--mode random` (default, protocol compliant: go infinite/ponder/stop/ponderhit, isready),
+//! `crash` (exits mid-game), `hang` (stops reading and answering), `no-readyok` (never answers
+//! isready), `slow-start` (waits `--delay-ms` before reading anything), `illegal` (plays `pass`
+//! while moves exist), `garbage` (junk lines, then an unparsable bestmove), `slow` (answers after
+//! `--delay-ms`), `sleep` (just sleeps: used as a grandchild by `--spawn-child`).
+//! `--spawn-child` starts a sleeping copy of itself in the same process group, to check that
+//! the referee kills whole groups. `--tag X` only marks the command line for tests.
+
+use std::io::{BufRead, Write};
+use std::time::Duration;
+
+use punct::{parse_move, parse_position, Position, Variant};
+
+struct Opts {
+    mode: String,
+    after: u32,
+    delay: Duration,
+    seed: u64,
+    variant: Variant,
+    spawn_child: bool,
+}
+
+fn parse_opts() -> Opts {
+    let mut o = Opts {
+        mode: "random".into(),
+        after: 0,
+        delay: Duration::from_millis(0),
+        seed: 0,
+        variant: Variant::Standard,
+        spawn_child: false,
+    };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut i = 0;
+    while i < args.len() {
+        let v = args.get(i + 1).cloned().unwrap_or_default();
+        match args[i].as_str() {
+            "--mode" => o.mode = v,
+            "--after" => o.after = v.parse().unwrap_or(0),
+            "--delay-ms" => o.delay = Duration::from_millis(v.parse().unwrap_or(0)),
+            "--seed" => o.seed = v.parse().unwrap_or(0),
+            "--variant" => o.variant = Variant::from_name(&v).unwrap_or_default(),
+            "--tag" => {}
+            "--spawn-child" => {
+                o.spawn_child = true;
+                i += 1;
+                continue;
+            }
+            _ => {
+                i += 1;
+                continue;
+            }
+        }
+        i += 2;
+    }
+    o
+}
+
+fn sleep_forever() -> ! {
+    loop {
+        std::thread::sleep(Duration::from_secs(3600));
+    }
+}
+
+/// A move chosen by the position's hash and the seed: the same position gives the same move.
+fn choose(pos: &Position, seed: u64) -> String {
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return "(none)".into();
+    }
+    let mut h = pos.hash() ^ seed.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    h ^= h >> 29;
+    h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    h ^= h >> 32;
+    moves[(h % moves.len() as u64) as usize].to_string()
+}
+
+fn set_position(words: &[&str], variant: Variant) -> Result<Position, String> {
+    let (mut pos, rest) = match words.get(1) {
+        Some(&"startpos") => (Position::new(variant), &words[2..]),
+        Some(&"fen") if words.len() >= 5 => (
+            parse_position(&words[2..5].join(" "), variant).map_err(|e| e.to_string())?,
+            &words[5..],
+        ),
+        _ => return Err("bad position command".into()),
+    };
+    if rest.first() == Some(&"moves") {
+        for m in &rest[1..] {
+            let mv = parse_move(m).map_err(|e| e.to_string())?;
+            pos.play(mv).map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(pos)
+}
+
+fn main() {
+    let o = parse_opts();
+    if o.mode == "sleep" {
+        sleep_forever();
+    }
+    if o.spawn_child {
+        if let Ok(exe) = std::env::current_exe() {
+            // Only the tag is passed on: the child must not read the other flags.
+            let args: Vec<String> = std::env::args().collect();
+            let tag: Vec<String> = args
+                .windows(2)
+                .filter(|w| w[0] == "--tag")
+                .flat_map(|w| w.to_vec())
+                .collect();
+            let _ = std::process::Command::new(exe)
+                .args(["--mode", "sleep"])
+                .args(tag)
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::null())
+                .spawn();
+        }
+    }
+    if o.mode == "slow-start" {
+        std::thread::sleep(o.delay);
+    }
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let out = std::io::stdout();
+    let mut out = out.lock();
+    let mut pos = Position::new(o.variant);
+    let mut moves_this_game = 0u32;
+    // A search held until stop/ponderhit (go infinite / go ponder).
+    let mut pending = false;
+    let mut buf = Vec::new();
+    macro_rules! say {
+        ($($t:tt)*) => {{
+            let _ = writeln!(out, $($t)*);
+            let _ = out.flush();
+        }};
+    }
+    loop {
+        buf.clear();
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
+        }
+        let line = String::from_utf8_lossy(&buf).trim().to_string();
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.first().copied() {
+            Some("uci") | Some("ugi") => {
+                say!("id name mock-{}", o.mode);
+                say!("id author punct tests");
+                say!("option name Hash type spin default 16 min 1 max 1024");
+                say!("option name Ponder type check default false");
+                say!("{}ok", words[0]);
+            }
+            Some("isready") if o.mode != "no-readyok" => say!("readyok"),
+            Some("ucinewgame") | Some("uginewgame") => moves_this_game = 0,
+            Some("position") => match set_position(&words, o.variant) {
+                Ok(p) => pos = p,
+                Err(e) => say!("info string error: {e}"),
+            },
+            Some("go") => {
+                let misbehave = o.mode != "random" && moves_this_game >= o.after;
+                moves_this_game += 1;
+                if misbehave {
+                    match o.mode.as_str() {
+                        "crash" => std::process::exit(3),
+                        "hang" => sleep_forever(),
+                        "illegal" if !pos.legal_moves().is_empty() => {
+                            say!("bestmove pass");
+                            continue;
+                        }
+                        "garbage" => {
+                            let _ = out.write_all(b"\xff\xfe junk \x00 bytes\n");
+                            say!("{}", "x".repeat(100_000));
+                            say!("info depth banana score cp");
+                            say!("bestmove @@garbage@@");
+                            continue;
+                        }
+                        "slow" => std::thread::sleep(o.delay),
+                        _ => {}
+                    }
+                }
+                if words.contains(&"infinite") || words.contains(&"ponder") {
+                    pending = true;
+                    continue;
+                }
+                say!(
+                    "info depth 1 score cp 0 nodes 1 time 0 pv {}",
+                    choose(&pos, o.seed)
+                );
+                say!("bestmove {}", choose(&pos, o.seed));
+            }
+            Some("stop") | Some("ponderhit") if pending => {
+                pending = false;
+                say!("info depth 1 score cp 0 nodes 1 time 0");
+                say!("bestmove {}", choose(&pos, o.seed));
+            }
+            Some("quit") => return,
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,260 @@
+//! An engine program as a child process in its own process group, with a deadline on every read.
+//!
+//! Output lines come from a reader thread, stamped with the instant they were read, so move times
+//! do not depend on when the game thread wakes up. The whole process group is killed on drop, on
+//! a fault, and by the signal handler of [`crate::referee::signals`]; with `PR_SET_PDEATHSIG` the
+//! engine also dies when the referee is killed outright.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::process::CommandExt;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, RecvTimeoutError};
+
+use crate::referee::config::EngineConfig;
+use crate::referee::signals;
+
+/// Longest output line kept; the rest of a longer line is dropped.
+const MAX_LINE: u64 = 64 * 1024;
+
+/// Why a read or write failed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum IoFault {
+    /// The deadline passed with no matching line.
+    Timeout,
+    /// The engine closed its output or its input (exited or crashed).
+    Disconnected,
+}
+
+/// A line of engine output and when it was read.
+pub type Line = (Instant, String);
+
+pub struct EngineProcess {
+    name: String,
+    child: Child,
+    pgid: i32,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<Line>,
+    slot: Option<usize>,
+}
+
+impl EngineProcess {
+    /// Starts the program of `cfg` in a new process group.
+    pub fn spawn(cfg: &EngineConfig) -> std::io::Result<EngineProcess> {
+        let mut cmd = Command::new(&cfg.cmd);
+        cmd.args(&cfg.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0);
+        if let Some(dir) = &cfg.dir {
+            cmd.current_dir(dir);
+        }
+        let parent = std::process::id() as i32;
+        // SAFETY: only async-signal-safe calls (prctl, getppid, _exit) run between fork and exec.
+        unsafe {
+            cmd.pre_exec(move || {
+                #[cfg(target_os = "linux")]
+                {
+                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                    // The referee may have died before prctl took effect.
+                    if libc::getppid() != parent {
+                        libc::_exit(1);
+                    }
+                }
+                Ok(())
+            });
+        }
+        let mut child = cmd.spawn()?;
+        let pgid = child.id() as i32;
+        let slot = signals::register_group(pgid);
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let stderr = child.stderr.take().expect("stderr is piped");
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let name = cfg.name.clone();
+        let reader_name = name.clone();
+        std::thread::Builder::new()
+            .name(format!("{name}-out"))
+            .spawn(move || {
+                let mut r = BufReader::new(stdout);
+                let mut buf = Vec::new();
+                while let Some(line) = read_line_capped(&mut r, &mut buf) {
+                    log::trace!("{reader_name} > {line}");
+                    if tx.send((Instant::now(), line)).is_err() {
+                        break;
+                    }
+                }
+            })?;
+        let err_name = name.clone();
+        std::thread::Builder::new()
+            .name(format!("{name}-err"))
+            .spawn(move || {
+                let mut r = BufReader::new(stderr);
+                let mut buf = Vec::new();
+                while let Some(line) = read_line_capped(&mut r, &mut buf) {
+                    log::debug!("{err_name} stderr: {line}");
+                }
+            })?;
+        let stdin = child.stdin.take();
+        let mut process = EngineProcess {
+            name,
+            child,
+            pgid,
+            stdin,
+            lines: rx,
+            slot,
+        };
+        if signals::interrupted() {
+            process.kill();
+        }
+        Ok(process)
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Writes one line and returns when it was flushed.
+    pub fn send(&mut self, line: &str) -> Result<Instant, IoFault> {
+        log::trace!("{} < {line}", self.name);
+        let stdin = self.stdin.as_mut().ok_or(IoFault::Disconnected)?;
+        let mut bytes = Vec::with_capacity(line.len() + 1);
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        stdin
+            .write_all(&bytes)
+            .and_then(|_| stdin.flush())
+            .map_err(|_| IoFault::Disconnected)?;
+        Ok(Instant::now())
+    }
+
+    /// The next line, or a fault when `deadline` passes or the engine is gone.
+    pub fn recv(&mut self, deadline: Instant) -> Result<Line, IoFault> {
+        match self.lines.recv_deadline(deadline) {
+            Ok(l) => Ok(l),
+            Err(RecvTimeoutError::Timeout) => Err(IoFault::Timeout),
+            Err(RecvTimeoutError::Disconnected) => Err(IoFault::Disconnected),
+        }
+    }
+
+    /// Reads until a line whose first word is `word`; every other line goes to `other`.
+    pub fn wait_for(
+        &mut self,
+        word: &str,
+        deadline: Instant,
+        mut other: impl FnMut(&str),
+    ) -> Result<Line, IoFault> {
+        loop {
+            let (at, line) = self.recv(deadline)?;
+            if line.split_whitespace().next() == Some(word) {
+                return Ok((at, line));
+            }
+            other(&line);
+        }
+    }
+
+    /// Closes the engine's input (it sees end of file).
+    pub fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Drops output already read (e.g. a late `bestmove` after a timeout).
+    pub fn drain(&mut self) {
+        while self.lines.try_recv().is_ok() {}
+    }
+
+    /// True while the process has not exited.
+    pub fn is_running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// Asks the engine to quit, waits up to `grace`, then kills its group.
+    pub fn quit(&mut self, grace: Duration) {
+        let _ = self.send("quit");
+        self.stdin = None;
+        let end = Instant::now() + grace;
+        while Instant::now() < end {
+            if !self.is_running() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        self.kill();
+    }
+
+    /// Kills the whole process group and reaps the child.
+    pub fn kill(&mut self) {
+        self.stdin = None;
+        // SAFETY: killpg has no memory-safety preconditions; the group id is our child's.
+        unsafe {
+            libc::killpg(self.pgid, libc::SIGKILL);
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        if let Some(slot) = self.slot.take() {
+            signals::unregister_group(slot);
+        }
+    }
+}
+
+impl Drop for EngineProcess {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// One line without its end, decoded lossily; None at end of file or on a read error.
+fn read_line_capped<R: Read>(r: &mut BufReader<R>, buf: &mut Vec<u8>) -> Option<String> {
+    buf.clear();
+    let n = r.by_ref().take(MAX_LINE).read_until(b'\n', buf).ok()?;
+    if n == 0 {
+        return None;
+    }
+    if buf.last() != Some(&b'\n') && n as u64 == MAX_LINE {
+        // Too long: skip to the end of this line.
+        let mut rest = Vec::new();
+        loop {
+            rest.clear();
+            let m = r
+                .by_ref()
+                .take(MAX_LINE)
+                .read_until(b'\n', &mut rest)
+                .ok()?;
+            if m == 0 || rest.last() == Some(&b'\n') {
+                break;
+            }
+        }
+    }
+    while matches!(buf.last(), Some(b'\n' | b'\r')) {
+        buf.pop();
+    }
+    Some(String::from_utf8_lossy(buf).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_capped_trimmed_and_decoded_lossily() {
+        let mut data = b"uciok\r\n".to_vec();
+        data.extend(std::iter::repeat_n(b'x', 200_000));
+        data.extend(b"\nbest\xffmove a\nlast");
+        let mut r = BufReader::new(std::io::Cursor::new(data));
+        let mut buf = Vec::new();
+        assert_eq!(read_line_capped(&mut r, &mut buf).as_deref(), Some("uciok"));
+        let long = read_line_capped(&mut r, &mut buf).unwrap();
+        assert_eq!(long.len(), MAX_LINE as usize);
+        assert_eq!(
+            read_line_capped(&mut r, &mut buf).as_deref(),
+            Some("best\u{fffd}move a")
+        );
+        assert_eq!(read_line_capped(&mut r, &mut buf).as_deref(), Some("last"));
+        assert_eq!(read_line_capped(&mut r, &mut buf), None);
+    }
+}

@@ -1,0 +1,334 @@
+//! PGN-like game records: tag pairs, then the moves with a cutechess-style comment per move
+//! (`{+0.31/7 0.120s}`: score in hundredths from the mover's view, `+M3`/`-M3` for mates,
+//! depth, think time), the reason as a final comment and the result. Written and flushed game
+//! by game; [`read_games`] reads them back (resume, replay, checking).
+//!
+//! ```text
+//! [Event "punct-referee"]
+//! [Site "local"]
+//! [Date "2026.11.26"]
+//! [Round "3"]
+//! [White "punct"]
+//! [Black "random"]
+//! [Result "1-0"]
+//! [Termination "normal"]
+//! [Variant "standard"]
+//! [TimeControl "10+0.1"]
+//! [FEN "Wc5c6d6/Bf5f6f7 w 2"]
+//! [SetUp "1"]
+//! [PlyCount "41"]
+//!
+//! 2. g5g6h7 {+0.12/5 0.101s} f8g8g9 {0.000s} ... {White wins by connection} 1-0
+//! ```
+//! `Round` is the game number; `FEN` is the opening position (RULES.md section 7 notation).
+
+use std::fmt::Write as _;
+
+use crate::referee::game::GameRecord;
+use crate::referee::player::Score;
+
+/// Today's date as `YYYY.MM.DD` (UTC).
+pub fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// Days since 1970-01-01 to (year, month, day), proleptic Gregorian (H. Hinnant's algorithm).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+fn score_text(s: Score) -> String {
+    match s {
+        Score::Cp(c) => format!("{:+.2}", f64::from(c) / 100.0),
+        Score::Mate(m) if m >= 0 => format!("+M{m}"),
+        Score::Mate(m) => format!("-M{}", -m),
+    }
+}
+
+fn escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// The record of one game, ending with a blank line.
+pub fn format_game(g: &GameRecord, event: &str) -> String {
+    let mut s = String::new();
+    let tc = if g.white_tc == g.black_tc {
+        g.white_tc.clone()
+    } else {
+        format!("{} / {}", g.white_tc, g.black_tc)
+    };
+    let tags = [
+        ("Event", event.to_string()),
+        ("Site", "local".to_string()),
+        ("Date", g.date.clone()),
+        ("Round", g.game.to_string()),
+        ("White", g.white.clone()),
+        ("Black", g.black.clone()),
+        ("Result", g.result.clone()),
+        ("Termination", g.termination.clone()),
+        ("Variant", g.variant.clone()),
+        ("TimeControl", tc),
+        ("FEN", g.opening.clone()),
+        ("SetUp", "1".to_string()),
+        ("PlyCount", g.moves.len().to_string()),
+    ];
+    for (k, v) in tags {
+        let _ = writeln!(s, "[{k} \"{}\"]", escape(&v));
+    }
+    s.push('\n');
+    let start_ply: u32 = g
+        .opening
+        .split_whitespace()
+        .nth(2)
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(0);
+    let mut line = String::new();
+    let mut push = |tok: &str, s: &mut String| {
+        if !line.is_empty() && line.len() + 1 + tok.len() > 79 {
+            s.push_str(&line);
+            s.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(tok);
+    };
+    for (i, m) in g.moves.iter().enumerate() {
+        let ply = start_ply + i as u32;
+        let number = ply / 2 + 1;
+        // The move number stays on the line of its move.
+        if ply.is_multiple_of(2) {
+            push(&format!("{number}. {}", m.mv), &mut s);
+        } else if i == 0 {
+            push(&format!("{number}... {}", m.mv), &mut s);
+        } else {
+            push(&m.mv, &mut s);
+        }
+        let mut c = String::from("{");
+        if let Some(sc) = m.score {
+            let _ = write!(c, "{}/{} ", score_text(sc), m.depth.unwrap_or(0));
+        }
+        let _ = write!(c, "{:.3}s}}", m.ms / 1000.0);
+        push(&c, &mut s);
+    }
+    push(&format!("{{{}}}", g.reason_text.replace('}', ")")), &mut s);
+    push(&g.result, &mut s);
+    s.push_str(&line);
+    s.push_str("\n\n");
+    s
+}
+
+/// A game read back from a record file.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PgnGame {
+    pub tags: Vec<(String, String)>,
+    pub moves: Vec<String>,
+    /// The result token at the end of the move text.
+    pub result: Option<String>,
+}
+
+impl PgnGame {
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+fn parse_tag(line: &str) -> Option<(String, String)> {
+    let inner = line.strip_prefix('[')?.strip_suffix(']')?;
+    let (name, rest) = inner.split_once(' ')?;
+    let rest = rest.trim().strip_prefix('"')?.strip_suffix('"')?;
+    let mut value = String::new();
+    let mut chars = rest.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            if let Some(n) = chars.next() {
+                value.push(n);
+            }
+        } else {
+            value.push(c);
+        }
+    }
+    Some((name.to_string(), value))
+}
+
+/// Reads every complete game of a record file; an unfinished last game (no result token, as
+/// after a crash mid-write) is left out.
+pub fn read_games(text: &str) -> Vec<PgnGame> {
+    let mut games = Vec::new();
+    let mut cur = PgnGame::default();
+    let mut in_moves = false;
+    let mut in_comment = false;
+    for line in text.lines() {
+        let t = line.trim();
+        if !in_comment && t.starts_with('[') {
+            if in_moves {
+                // A new game starts before the old one had a result: drop the old one.
+                cur = PgnGame::default();
+                in_moves = false;
+            }
+            if let Some(tag) = parse_tag(t) {
+                cur.tags.push(tag);
+            }
+            continue;
+        }
+        if t.is_empty() {
+            continue;
+        }
+        in_moves = true;
+        let mut rest = t;
+        while !rest.is_empty() {
+            if in_comment {
+                match rest.find('}') {
+                    Some(i) => {
+                        in_comment = false;
+                        rest = &rest[i + 1..];
+                    }
+                    None => rest = "",
+                }
+                continue;
+            }
+            rest = rest.trim_start();
+            if let Some(r) = rest.strip_prefix('{') {
+                in_comment = true;
+                rest = r;
+                continue;
+            }
+            let end = rest
+                .find(|c: char| c.is_whitespace() || c == '{')
+                .unwrap_or(rest.len());
+            let tok = &rest[..end];
+            rest = &rest[end..];
+            if tok.is_empty() {
+                continue;
+            }
+            if matches!(tok, "1-0" | "0-1" | "1/2-1/2" | "*") {
+                cur.result = Some(tok.to_string());
+                games.push(std::mem::take(&mut cur));
+                in_moves = false;
+            } else if !tok.ends_with('.') {
+                cur.moves.push(tok.to_string());
+            }
+        }
+    }
+    games
+}
+
+/// Byte length of the complete games at the start of `text` (to cut a torn last record).
+pub fn complete_prefix_len(text: &str) -> usize {
+    // The last result token that ends a line closes the last complete game.
+    let mut end = 0;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        offset += line.len();
+        let t = line.trim_end();
+        let closes = ["1-0", "0-1", "1/2-1/2", "*"]
+            .iter()
+            .any(|r| t.ends_with(&format!(" {r}")) || t == *r);
+        if closes && line.ends_with('\n') && !t.starts_with('[') {
+            end = offset;
+        }
+    }
+    // Keep the blank line after the game.
+    if text[end..].starts_with('\n') {
+        end += 1;
+    }
+    end
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::referee::game::MoveRecord;
+
+    fn record() -> GameRecord {
+        let mv = |m: &str, score| MoveRecord {
+            mv: m.into(),
+            ms: 120.0,
+            score,
+            depth: score.map(|_| 7),
+            nodes: None,
+            overhead_us: None,
+            clock_ms: None,
+        };
+        GameRecord {
+            game: 3,
+            round: 1,
+            pair: 2,
+            white: "A \"quoted\"".into(),
+            black: "B".into(),
+            white_player: 0,
+            black_player: 1,
+            variant: "standard".into(),
+            opening_index: 1,
+            opening: "Wc5c6d6 b 1".into(),
+            white_tc: "10+0.1".into(),
+            black_tc: "10+0.1".into(),
+            result: "0-1".into(),
+            reason: "illegal_move".into(),
+            reason_text: "A makes an illegal move: x {y}".into(),
+            termination: "illegal move".into(),
+            fault_player: Some(0),
+            moves: vec![
+                mv("f5f6f7", Some(Score::Cp(31))),
+                mv("g5g6h7", None),
+                mv("i5i6i7", Some(Score::Mate(-2))),
+            ],
+            final_position: "-".into(),
+            overhead_median_us: None,
+            date: "2026.11.26".into(),
+        }
+    }
+
+    #[test]
+    fn writes_tags_and_comments_like_cutechess() {
+        let text = format_game(&record(), "ev");
+        assert!(text.contains("[White \"A \\\"quoted\\\"\"]"));
+        assert!(text.contains("[FEN \"Wc5c6d6 b 1\"]"));
+        assert!(text.contains("[PlyCount \"3\"]"));
+        assert!(
+            text.contains("1... f5f6f7 {+0.31/7 0.120s} 2. g5g6h7 {0.120s} i5i6i7 {-M2/7 0.120s}")
+        );
+        assert!(text.trim_end().ends_with("0-1"));
+    }
+
+    #[test]
+    fn reads_back_what_it_writes_and_skips_a_torn_game() {
+        let g = record();
+        let mut text = format_game(&g, "ev");
+        text.push_str(&format_game(&g, "ev"));
+        let whole = text.len();
+        text.push_str("[Event \"ev\"]\n[Round \"4\"]\n\n1. c5c6d6 {0.1");
+        let games = read_games(&text);
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].moves, vec!["f5f6f7", "g5g6h7", "i5i6i7"]);
+        assert_eq!(games[0].tag("White"), Some("A \"quoted\""));
+        assert_eq!(games[0].tag("Round"), Some("3"));
+        assert_eq!(games[0].result.as_deref(), Some("0-1"));
+        assert_eq!(complete_prefix_len(&text), whole);
+    }
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(20_418), (2025, 11, 26));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+    }
+}

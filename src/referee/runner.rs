@@ -1,0 +1,611 @@
+//! Runs a tournament: worker threads play the scheduled games (`-concurrency`), the main thread
+//! writes each finished game to the records, keeps the standings, prints cutechess-style lines
+//! and a progress line, and stops on SPRT, `-strict` faults or a signal.
+
+use std::collections::HashSet;
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, Sender};
+use serde_json::json;
+
+use crate::referee::builtin::RandomPlayer;
+use crate::referee::config::{EngineConfig, RunConfig, TournamentKind};
+use crate::referee::game::{play_game, GameRecord, GameSpec};
+use crate::referee::jsonl::JsonlWriter;
+use crate::referee::openings::Openings;
+use crate::referee::pgn::format_game;
+use crate::referee::player::{EnginePlayer, Player, Timeouts};
+use crate::referee::report::{
+    match_summary, score_line, standings_table, MatchReport, PlayerStanding,
+};
+use crate::referee::resume::{fingerprint, load_journal, rewrite_pgn};
+use crate::referee::signals;
+use crate::referee::sprt::SprtDecision;
+use crate::referee::stats::{pentanomial_elo, trinomial_elo, Pentanomial, Wdl};
+use crate::referee::tournament::{schedule, Standings};
+
+/// Exit status: the run finished (SPRT H1 accepted or no SPRT).
+pub const EXIT_OK: u8 = 0;
+/// Exit status of `-compliance` when a step failed.
+pub const EXIT_CHECK_FAILED: u8 = 1;
+/// Exit status: bad arguments or configuration.
+pub const EXIT_BAD_ARGS: u8 = 2;
+/// Exit status: SPRT accepted H0.
+pub const EXIT_SPRT_H0: u8 = 3;
+/// Exit status: an engine failed (crash, stall, time loss, illegal move) under `-strict`.
+pub const EXIT_ENGINE_FAILURE: u8 = 4;
+/// Exit status: the referee itself failed (records cannot be written, ...).
+pub const EXIT_ERROR: u8 = 5;
+/// Exit status after SIGINT/SIGTERM/SIGHUP: the run can be continued with `-resume`.
+pub const EXIT_INTERRUPTED: u8 = 130;
+
+enum Event {
+    Started(GameSpec),
+    Finished(Box<GameRecord>),
+}
+
+/// Stdout with a live progress line when it is a terminal.
+struct Console {
+    tty: bool,
+    live: bool,
+}
+
+impl Console {
+    fn line(&mut self, s: &str) {
+        let mut out = std::io::stdout().lock();
+        if self.live {
+            let _ = write!(out, "\r\x1b[K");
+            self.live = false;
+        }
+        let _ = writeln!(out, "{s}");
+    }
+
+    fn progress(&mut self, s: &str) {
+        if self.tty {
+            let mut out = std::io::stdout().lock();
+            let _ = write!(out, "\r\x1b[K{s}");
+            let _ = out.flush();
+            self.live = true;
+        }
+    }
+
+    fn end_live(&mut self) {
+        if self.live {
+            let _ = writeln!(std::io::stdout().lock());
+            self.live = false;
+        }
+    }
+}
+
+fn make_player(e: &EngineConfig, cfg: &RunConfig) -> Box<dyn Player> {
+    if e.is_builtin() {
+        Box::new(RandomPlayer::new(&e.name))
+    } else {
+        Box::new(EnginePlayer::new(
+            e.clone(),
+            Timeouts {
+                startup: cfg.startup_timeout,
+                ready: cfg.ready_timeout,
+            },
+        ))
+    }
+}
+
+fn worker(cfg: &RunConfig, queue: &Receiver<GameSpec>, events: Sender<Event>, stop: &AtomicBool) {
+    let mut players: Vec<Option<Box<dyn Player>>> = cfg
+        .engines
+        .iter()
+        .map(|e| Some(make_player(e, cfg)))
+        .collect();
+    while !stop.load(Ordering::SeqCst) && !signals::interrupted() {
+        let Ok(spec) = queue.try_recv() else { break };
+        let _ = events.send(Event::Started(spec.clone()));
+        let mut w = players[spec.white].take().expect("player present");
+        let mut b = players[spec.black].take().expect("player present");
+        let engines = [&cfg.engines[spec.white], &cfg.engines[spec.black]];
+        let record = play_game(&spec, [w.as_mut(), b.as_mut()], engines, cfg);
+        players[spec.white] = Some(w);
+        players[spec.black] = Some(b);
+        match record {
+            Some(r) => {
+                // Stop before taking another game, not after the main thread has seen this one.
+                if cfg.strict && r.fault_player.is_some() {
+                    stop.store(true, Ordering::SeqCst);
+                }
+                let _ = events.send(Event::Finished(Box::new(r)));
+            }
+            None => break,
+        }
+    }
+    for p in players.iter_mut().flatten() {
+        p.shutdown();
+    }
+}
+
+fn fmt_duration(d: Duration) -> String {
+    let s = d.as_secs();
+    if s >= 3600 {
+        format!("{}h{:02}m{:02}s", s / 3600, s / 60 % 60, s % 60)
+    } else if s >= 60 {
+        format!("{}m{:02}s", s / 60, s % 60)
+    } else {
+        format!("{:.1}s", d.as_secs_f64())
+    }
+}
+
+fn copy_wdl(w: &Wdl) -> Wdl {
+    Wdl {
+        wins: w.wins,
+        losses: w.losses,
+        draws: w.draws,
+    }
+}
+
+/// Elo so far of an encounter: pentanomial when there are pairs, trinomial otherwise.
+fn elo_text(wdl: &Wdl, ptnml: &Pentanomial) -> String {
+    let est = if ptnml.pairs() > 0 {
+        pentanomial_elo(ptnml)
+    } else {
+        trinomial_elo(wdl)
+    };
+    match est {
+        Some(e) if e.elo.is_finite() && e.error.is_finite() => {
+            format!("Elo {:+.1} +/- {:.1}", e.elo, e.error)
+        }
+        Some(e) if e.elo.is_finite() => format!("Elo {:+.1}", e.elo),
+        _ => "Elo -".to_string(),
+    }
+}
+
+struct Output {
+    pgn: Option<std::fs::File>,
+    jsonl: Option<JsonlWriter>,
+}
+
+fn open_outputs(
+    cfg: &RunConfig,
+    done: &[GameRecord],
+    fp: &str,
+    total: usize,
+) -> Result<Output, String> {
+    let mut out = Output {
+        pgn: None,
+        jsonl: None,
+    };
+    // A fresh run never takes over records of another run: with a journal the PGN belongs to
+    // the run and is rewritten from the journal on resume.
+    if cfg.jsonl.is_some() && !cfg.resume {
+        for path in cfg.jsonl.iter().chain(cfg.pgnout.iter()) {
+            if std::fs::metadata(path).is_ok_and(|m| m.len() > 0) {
+                return Err(format!(
+                    "{} exists: continue that run with -resume, or remove the file",
+                    path.display()
+                ));
+            }
+        }
+    }
+    if let Some(path) = &cfg.jsonl {
+        let mut w = JsonlWriter::append(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let names: Vec<&str> = cfg.engines.iter().map(|e| e.name.as_str()).collect();
+        w.write(
+            "start",
+            json!({
+                "referee": concat!("punct-referee ", env!("CARGO_PKG_VERSION")),
+                "resumed": cfg.resume,
+                "fingerprint": fp,
+                "players": names,
+                "variant": cfg.variant.name(),
+                "games_total": total,
+                "games_done": done.len(),
+            }),
+        )
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+        out.jsonl = Some(w);
+    }
+    if let Some(path) = &cfg.pgnout {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        // With a journal the PGN belongs to the run and is rewritten from the journal on resume,
+        // so a fresh run must not take over (and later rewrite) someone else's file.
+        if cfg.jsonl.is_some() && cfg.resume {
+            rewrite_pgn(path, done, &cfg.event)?;
+        }
+        let f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        out.pgn = Some(f);
+    }
+    Ok(out)
+}
+
+fn write_game(
+    out: &mut Output,
+    g: &GameRecord,
+    event: &str,
+    pgn_path: Option<&Path>,
+) -> Result<(), String> {
+    if let Some(w) = out.jsonl.as_mut() {
+        w.write_game(g).map_err(|e| format!("journal: {e}"))?;
+    }
+    if let Some(f) = out.pgn.as_mut() {
+        let err = |e: std::io::Error| {
+            format!(
+                "{}: {e}",
+                pgn_path
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_default()
+            )
+        };
+        f.write_all(format_game(g, event).as_bytes()).map_err(err)?;
+        f.flush().map_err(err)?;
+        f.sync_data().map_err(err)?;
+    }
+    Ok(())
+}
+
+/// The text lines that report the standings (score lines or a table).
+fn standings_lines(cfg: &RunConfig, st: &Standings, final_report: bool) -> Vec<String> {
+    let names: Vec<&str> = cfg.engines.iter().map(|e| e.name.as_str()).collect();
+    let mut lines = Vec::new();
+    if cfg.engines.len() == 2 {
+        let e = st.encounters.get(&(0, 1));
+        let wdl = e.map(|e| copy_wdl(&e.wdl)).unwrap_or(Wdl {
+            wins: 0,
+            losses: 0,
+            draws: 0,
+        });
+        lines.push(score_line(names[0], names[1], &wdl));
+        if final_report {
+            let sprt = cfg.sprt.map(|s| s.to_sprt());
+            let ptnml = e.map(|e| Pentanomial(e.ptnml.0)).filter(|p| p.pairs() > 0);
+            lines.extend(match_summary(&MatchReport {
+                first: names[0],
+                second: names[1],
+                wdl,
+                ptnml,
+                sprt: sprt.as_ref(),
+            }));
+        }
+    } else {
+        let players: Vec<PlayerStanding> = names
+            .iter()
+            .zip(&st.players)
+            .map(|(n, w)| PlayerStanding {
+                name: n.to_string(),
+                wdl: copy_wdl(w),
+            })
+            .collect();
+        lines.extend(standings_table(&players).lines().map(str::to_string));
+        if final_report {
+            for ((a, b), e) in &st.encounters {
+                lines.push(score_line(names[*a], names[*b], &e.wdl));
+            }
+        }
+    }
+    lines
+}
+
+fn sprt_decision(cfg: &RunConfig, st: &Standings) -> Option<SprtDecision> {
+    let s = cfg.sprt?.to_sprt();
+    let e = st.encounters.get(&(0, 1))?;
+    let llr = if e.ptnml.pairs() > 0 {
+        s.llr_pentanomial(&e.ptnml)
+    } else {
+        s.llr_trinomial(&e.wdl)
+    };
+    if !llr.is_finite() {
+        return None;
+    }
+    s.decide(llr)
+}
+
+fn summary_json(
+    cfg: &RunConfig,
+    st: &Standings,
+    total: usize,
+    wall: Duration,
+    played_now: u64,
+) -> serde_json::Value {
+    let players: Vec<_> = cfg
+        .engines
+        .iter()
+        .zip(&st.players)
+        .zip(&st.faults)
+        .map(|((e, w), f)| {
+            json!({"name": e.name, "wins": w.wins, "losses": w.losses, "draws": w.draws,
+                   "points": w.points(), "timeouts": f.timeouts, "disconnects": f.disconnects,
+                   "stalls": f.stalls, "illegal_moves": f.illegal})
+        })
+        .collect();
+    let encounters: Vec<_> = st
+        .encounters
+        .iter()
+        .map(|((a, b), e)| {
+            let elo = if e.ptnml.pairs() > 0 { pentanomial_elo(&e.ptnml) } else { trinomial_elo(&e.wdl) };
+            let mut v = json!({"first": cfg.engines[*a].name, "second": cfg.engines[*b].name,
+                "wins": e.wdl.wins, "losses": e.wdl.losses, "draws": e.wdl.draws,
+                "ptnml": e.ptnml.0,
+                "elo": elo.as_ref().map(|x| x.elo).filter(|x| x.is_finite()),
+                "elo_error": elo.as_ref().map(|x| x.error).filter(|x| x.is_finite())});
+            if let (Some(s), (0, 1)) = (cfg.sprt, (*a, *b)) {
+                let s = s.to_sprt();
+                let llr = if e.ptnml.pairs() > 0 { s.llr_pentanomial(&e.ptnml) } else { s.llr_trinomial(&e.wdl) };
+                let (lo, hi) = s.bounds();
+                v["sprt"] = json!({"llr": if llr.is_finite() { Some(llr) } else { None }, "lower": lo, "upper": hi,
+                    "elo0": s.elo0, "elo1": s.elo1,
+                    "decision": match s.decide(llr) { Some(SprtDecision::AcceptH0) => "H0",
+                        Some(SprtDecision::AcceptH1) => "H1", None => "none" }});
+            }
+            v
+        })
+        .collect();
+    let secs = wall.as_secs_f64();
+    json!({
+        "interrupted": signals::interrupted(),
+        "games": st.games,
+        "games_total": total,
+        "players": players,
+        "encounters": encounters,
+        "overhead_median_us": st.overhead_median_us(),
+        "moves_measured": st.overheads.len(),
+        "games_played_this_session": played_now,
+        "wall_seconds": secs,
+        "games_per_minute": if secs > 0.0 { played_now as f64 * 60.0 / secs } else { 0.0 },
+    })
+}
+
+/// Whether an engine program can be found (a path, or a name on PATH), so that a typo is a
+/// configuration error rather than a run of lost games.
+fn program_exists(e: &EngineConfig) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let runnable = |p: &Path| {
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if e.cmd.contains('/') {
+        let p = Path::new(&e.cmd);
+        return match &e.dir {
+            Some(d) if p.is_relative() => runnable(&d.join(p)),
+            _ => runnable(p),
+        };
+    }
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|d| runnable(&d.join(&e.cmd))))
+}
+
+/// Runs the tournament; returns the exit status.
+pub fn run(cfg: &RunConfig) -> u8 {
+    for e in cfg.engines.iter().filter(|e| !e.is_builtin()) {
+        if !program_exists(e) {
+            eprintln!(
+                "punct-referee: engine '{}': program '{}' not found or not executable",
+                e.name, e.cmd
+            );
+            return EXIT_BAD_ARGS;
+        }
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if cfg.concurrency > cores {
+        log::warn!(
+            "-concurrency {} is more than the {cores} hardware threads: expect time losses",
+            cfg.concurrency
+        );
+    }
+    let openings = match Openings::new(&cfg.openings, cfg.variant, cfg.srand) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("punct-referee: {e}");
+            return EXIT_BAD_ARGS;
+        }
+    };
+    let specs = schedule(cfg, &openings);
+    let total = specs.len();
+    let fp = fingerprint(cfg);
+    let done = match (&cfg.jsonl, cfg.resume) {
+        (Some(path), true) => match load_journal(path, &fp) {
+            Ok(d) => d,
+            Err(e) => {
+                eprintln!("punct-referee: {e}");
+                return EXIT_BAD_ARGS;
+            }
+        },
+        _ => Vec::new(),
+    };
+    let mut out = match open_outputs(cfg, &done, &fp, total) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("punct-referee: {e}");
+            return EXIT_BAD_ARGS;
+        }
+    };
+    let mut standings = Standings::new(cfg.engines.len());
+    let done_set: HashSet<u64> = done.iter().map(|g| g.game).collect();
+    for g in &done {
+        standings.add(g);
+    }
+    let mut console = Console {
+        tty: std::io::stdout().is_terminal(),
+        live: false,
+    };
+    if cfg.resume {
+        console.line(&format!(
+            "Resuming: {} of {total} games already finished",
+            done.len()
+        ));
+    }
+    let remaining: Vec<GameSpec> = specs
+        .into_iter()
+        .filter(|s| !done_set.contains(&s.game))
+        .collect();
+    let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
+    let stop = AtomicBool::new(false);
+    let mut exit = EXIT_OK;
+    if let Some(d) = sprt_decision(cfg, &standings) {
+        stop.store(true, Ordering::SeqCst);
+        if matches!(d, SprtDecision::AcceptH0) {
+            exit = EXIT_SPRT_H0;
+        }
+    }
+    let (qtx, qrx) = crossbeam_channel::unbounded();
+    let left = remaining.len();
+    for s in remaining {
+        let _ = qtx.send(s);
+    }
+    drop(qtx);
+    let started = Instant::now();
+    let mut played_now = 0u64;
+    let (etx, erx) = crossbeam_channel::unbounded();
+    let workers = cfg.concurrency.min(left.max(1));
+    std::thread::scope(|scope| {
+        for n in 0..workers {
+            let (q, e, stop) = (&qrx, etx.clone(), &stop);
+            std::thread::Builder::new()
+                .name(format!("game-{n}"))
+                .spawn_scoped(scope, move || worker(cfg, q, e, stop))
+                .expect("spawn worker thread");
+        }
+        drop(etx);
+        for ev in erx.iter() {
+            match ev {
+                Event::Started(s) => console.line(&format!(
+                    "Started game {} of {total} ({} vs {})",
+                    s.game, names[s.white], names[s.black]
+                )),
+                Event::Finished(g) => {
+                    if let Err(e) = write_game(&mut out, &g, &cfg.event, cfg.pgnout.as_deref()) {
+                        console.line(&format!("punct-referee: cannot write records: {e}"));
+                        stop.store(true, Ordering::SeqCst);
+                        exit = EXIT_ERROR;
+                    }
+                    standings.add(&g);
+                    played_now += 1;
+                    console.line(&format!(
+                        "Finished game {} ({} vs {}): {} {{{}}}",
+                        g.game, g.white, g.black, g.result, g.reason_text
+                    ));
+                    let interval = cfg.ratinginterval as u64;
+                    let periodic = interval > 0 && standings.games.is_multiple_of(interval);
+                    if periodic {
+                        for l in standings_lines(cfg, &standings, false) {
+                            console.line(&l);
+                        }
+                    }
+                    if cfg.strict && g.fault_player.is_some() {
+                        console.line(&format!(
+                            "Stopping: engine failure under -strict ({})",
+                            g.reason_text
+                        ));
+                        stop.store(true, Ordering::SeqCst);
+                        exit = EXIT_ENGINE_FAILURE;
+                    }
+                    if exit == EXIT_OK || exit == EXIT_SPRT_H0 {
+                        if let Some(d) = sprt_decision(cfg, &standings) {
+                            stop.store(true, Ordering::SeqCst);
+                            exit = if matches!(d, SprtDecision::AcceptH0) {
+                                EXIT_SPRT_H0
+                            } else {
+                                EXIT_OK
+                            };
+                        }
+                    }
+                    let elapsed = started.elapsed();
+                    let left_now = total as u64 - standings.games;
+                    let eta = elapsed.mul_f64(left_now as f64 / played_now as f64);
+                    let score = if cfg.engines.len() == 2 {
+                        standings
+                            .encounters
+                            .get(&(0, 1))
+                            .map(|e| {
+                                format!(
+                                    "score {:.3}, {},",
+                                    e.wdl.score(),
+                                    elo_text(&e.wdl, &e.ptnml)
+                                )
+                            })
+                            .unwrap_or_default()
+                    } else {
+                        String::new()
+                    };
+                    let progress = format!(
+                        "[{}/{total}] {score} ETA {}",
+                        standings.games,
+                        fmt_duration(eta)
+                    );
+                    if console.tty {
+                        console.progress(&progress);
+                    } else if periodic {
+                        console.line(&format!("Progress: {progress}"));
+                    }
+                }
+            }
+        }
+    });
+    console.end_live();
+    let wall = started.elapsed();
+    let interrupted = signals::interrupted();
+    if interrupted {
+        exit = EXIT_INTERRUPTED;
+    }
+    for l in standings_lines(cfg, &standings, true) {
+        console.line(&l);
+    }
+    if cfg.tournament != TournamentKind::Match || cfg.engines.len() > 2 {
+        console.line(&format!(
+            "Tournament: {:?}, {} players",
+            cfg.tournament,
+            cfg.engines.len()
+        ));
+    }
+    for (e, f) in cfg.engines.iter().zip(&standings.faults) {
+        if f.timeouts + f.disconnects + f.stalls + f.illegal > 0 {
+            console.line(&format!(
+                "Player: {}  Timeouts: {}  Crashed: {}  Stalls: {}  Illegal moves: {}",
+                e.name, f.timeouts, f.disconnects, f.stalls, f.illegal
+            ));
+        }
+    }
+    if let Some(m) = standings.overhead_median_us() {
+        console.line(&format!(
+            "Referee overhead per move: median {m:.0} us over {} moves",
+            standings.overheads.len()
+        ));
+    }
+    if played_now > 0 {
+        console.line(&format!(
+            "Played {played_now} games in {} ({:.1} games/min, concurrency {})",
+            fmt_duration(wall),
+            played_now as f64 * 60.0 / wall.as_secs_f64().max(1e-9),
+            cfg.concurrency
+        ));
+    }
+    if let Some(w) = out.jsonl.as_mut() {
+        if let Err(e) = w.write(
+            "summary",
+            summary_json(cfg, &standings, total, wall, played_now),
+        ) {
+            console.line(&format!("punct-referee: cannot write the summary: {e}"));
+            exit = EXIT_ERROR;
+        }
+    }
+    if interrupted {
+        console.line(&format!(
+            "Interrupted by signal {}: {} of {total} games finished; continue with -resume",
+            signals::signal_number(),
+            standings.games
+        ));
+    } else {
+        console.line(match exit {
+            EXIT_SPRT_H0 => "Finished match (SPRT: H0 was accepted)",
+            EXIT_ENGINE_FAILURE => "Stopped: engine failure",
+            EXIT_ERROR => "Stopped: referee error",
+            _ => "Finished match",
+        });
+    }
+    signals::kill_all_groups();
+    exit
+}
