@@ -200,3 +200,31 @@ fn resume_with_other_settings_is_refused() {
     let status = command(&dir, &t).status().unwrap();
     assert_eq!(status.code(), Some(2));
 }
+
+#[test]
+fn overwrite_replaces_the_records_of_an_earlier_run() {
+    let dir = tmpdir("overwrite");
+    let t = tag("overwrite");
+    assert!(command(&dir, &t).status().unwrap().success());
+    let first = read_jsonl(&dir.join("g.jsonl"));
+    assert_eq!(games(&first).len(), GAMES);
+    // Same flags again: refused without -overwrite, a complete fresh run with it.
+    assert_eq!(command(&dir, &t).status().unwrap().code(), Some(2));
+    let status = command(&dir, &t).arg("-overwrite").status().unwrap();
+    assert!(status.success());
+    let second = read_jsonl(&dir.join("g.jsonl"));
+    assert_eq!(
+        games(&second).len(),
+        GAMES,
+        "only the new run's games are kept"
+    );
+    let pgn = std::fs::read_to_string(dir.join("g.pgn")).unwrap();
+    assert_eq!(pgn.matches("[Event ").count(), GAMES);
+    // -overwrite and -resume contradict each other.
+    let status = command(&dir, &t)
+        .args(["-overwrite", "-resume"])
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(2));
+    assert!(leftovers(&t, Duration::from_secs(5)).is_empty());
+}

@@ -36,6 +36,7 @@ Flags:
   -pgnout FILE     game records        -jsonl FILE   JSON Lines log (also the resume journal)
   -ratinginterval N   score lines every N games (default 10; 0: off)
   -resume          continue the run recorded in -jsonl FILE (same flags)
+  -overwrite       start afresh, replacing the records of an earlier run
   -recover         accepted: crashed engines are always restarted for the next game
   -strict          stop at the first engine failure (exit 4)
   -event NAME  -startup-ms MS (10000)  -ping-ms MS (10000)  -watchdog-ms MS (60000, moves

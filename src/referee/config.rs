@@ -197,6 +197,8 @@ pub struct RunConfig {
     pub jsonl: Option<PathBuf>,
     pub ratinginterval: u32,
     pub resume: bool,
+    /// Start afresh even when records of an earlier run exist (they are replaced).
+    pub overwrite: bool,
     pub strict: bool,
     pub event: String,
     /// Seconds an engine has to answer `uci`/`ugi`.
@@ -488,6 +490,7 @@ struct Parser {
     jsonl: Option<PathBuf>,
     ratinginterval: Option<u32>,
     resume: bool,
+    overwrite: bool,
     strict: bool,
     event: Option<String>,
     compliance: Option<Vec<String>>,
@@ -525,6 +528,10 @@ impl Parser {
                 "-recover" => continue, // always on: crashed engines are restarted
                 "-resume" => {
                     self.resume = true;
+                    continue;
+                }
+                "-overwrite" => {
+                    self.overwrite = true;
                     continue;
                 }
                 "-strict" => {
@@ -764,6 +771,11 @@ impl Parser {
         if self.sprt.is_some() && engines.len() != 2 {
             return Err("-sprt needs exactly two engines".into());
         }
+        if self.resume && self.overwrite {
+            return Err(
+                "-resume continues the recorded run and -overwrite replaces it: pick one".into(),
+            );
+        }
         if self.resume && self.jsonl.is_none() {
             return Err(
                 "-resume needs -jsonl FILE: the JSONL log is the journal it resumes".into(),
@@ -788,6 +800,7 @@ impl Parser {
             jsonl: self.jsonl,
             ratinginterval: self.ratinginterval.unwrap_or(10),
             resume: self.resume,
+            overwrite: self.overwrite,
             strict: self.strict,
             event: self.event.unwrap_or_else(|| "punct-referee".to_string()),
             startup_timeout: ms(self.startup_ms, 10_000),

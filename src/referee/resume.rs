@@ -22,6 +22,7 @@ pub fn fingerprint(cfg: &RunConfig) -> String {
     let mut c = cfg.clone();
     c.concurrency = 1;
     c.resume = false;
+    c.overwrite = false;
     c.ratinginterval = 0;
     c.strict = false;
     let text = format!("{c:?}");

@@ -177,11 +177,20 @@ fn open_outputs(
     };
     // A fresh run never takes over records of another run: with a journal the PGN belongs to
     // the run and is rewritten from the journal on resume.
+    if cfg.overwrite {
+        for path in cfg.jsonl.iter().chain(cfg.pgnout.iter()) {
+            if let Err(e) = std::fs::remove_file(path) {
+                if e.kind() != std::io::ErrorKind::NotFound {
+                    return Err(format!("cannot replace {}: {e}", path.display()));
+                }
+            }
+        }
+    }
     if cfg.jsonl.is_some() && !cfg.resume {
         for path in cfg.jsonl.iter().chain(cfg.pgnout.iter()) {
             if std::fs::metadata(path).is_ok_and(|m| m.len() > 0) {
                 return Err(format!(
-                    "{} exists: continue that run with -resume, or remove the file",
+                    "{} exists: continue that run with -resume, or start over with -overwrite",
                     path.display()
                 ));
             }
