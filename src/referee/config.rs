@@ -823,6 +823,15 @@ fn positive<T: FromStr + PartialOrd + Default>(flag: &str, v: &str) -> Result<T,
     Ok(n)
 }
 
+/// The run configuration of a flag string (tests of the referee's modules).
+#[cfg(test)]
+pub(crate) fn run_config(flags: &str) -> RunConfig {
+    match parse_args(&split_words(flags)).unwrap() {
+        Command::Run(c) => *c,
+        other => panic!("not a run: {other:?}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -832,10 +841,7 @@ mod tests {
     }
 
     fn run(s: &str) -> RunConfig {
-        match parse_args(&args(s)).unwrap() {
-            Command::Run(c) => *c,
-            other => panic!("not a run: {other:?}"),
-        }
+        run_config(s)
     }
 
     #[test]

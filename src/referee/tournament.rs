@@ -163,14 +163,9 @@ impl Standings {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::referee::config::{parse_args, Command};
 
     fn cfg(flags: &str) -> RunConfig {
-        let args: Vec<String> = flags.split_whitespace().map(String::from).collect();
-        match parse_args(&args).unwrap() {
-            Command::Run(c) => *c,
-            _ => panic!(),
-        }
+        crate::referee::config::run_config(flags)
     }
 
     #[test]
