@@ -32,7 +32,10 @@ pub struct MovePicker {
     /// Per ply: the moves to search, with whether each is exempt from reductions.
     lists: Vec<Vec<(Move, bool)>>,
     all: Vec<Move>,
-    scored: Vec<(i32, u32)>,
+    /// Sort keys of the scored moves (see `sort_key`), and the two halves they are split into.
+    scored: Vec<u64>,
+    block_keys: Vec<u64>,
+    rest_keys: Vec<u64>,
     weights: Vec<i32>,
     /// The spaces with a nonzero weight: drops elsewhere are scored only if needed.
     hot: CellSet,
@@ -49,6 +52,8 @@ impl MovePicker {
             lists: vec![Vec::new(); plies],
             all: Vec::with_capacity(8192),
             scored: Vec::with_capacity(8192),
+            block_keys: Vec::with_capacity(256),
+            rest_keys: Vec::with_capacity(8192),
             weights: vec![0; GRID_LEN],
             hot: CellSet::EMPTY,
             cold: Vec::new(),
@@ -178,14 +183,20 @@ impl MovePicker {
         };
         if !cached {
             let n = width.max(CACHED_WIDTH);
-            let (blockers, rest, complete) = self.candidates(pos, n, block_cap, params, history);
-            self.cache[slot] = Candidates {
-                key,
-                valid: true,
-                blockers,
-                rest,
-                complete,
-            };
+            // The slot's buffers are reused: no allocation once they have grown.
+            let mut entry = std::mem::take(&mut self.cache[slot]);
+            entry.complete = self.candidates(
+                pos,
+                n,
+                block_cap,
+                params,
+                history,
+                &mut entry.blockers,
+                &mut entry.rest,
+            );
+            entry.key = key;
+            entry.valid = true;
+            self.cache[slot] = entry;
         }
         let c = &self.cache[slot];
         let mut list = std::mem::take(&mut self.lists[ply]);
@@ -231,7 +242,9 @@ impl MovePicker {
         block_cap: usize,
         params: &Params,
         history: &[i32],
-    ) -> (Vec<Move>, Vec<Move>, bool) {
+        block_moves: &mut Vec<Move>,
+        rest_moves: &mut Vec<Move>,
+    ) -> bool {
         self.compute_weights(pos, params);
         let threat = threat_zone(pos);
         if let Some(zone) = threat {
@@ -254,20 +267,28 @@ impl MovePicker {
             cold: &mut cold,
         };
         pos.generate(&mut sink);
-        let mut blockers: Vec<(i32, u32)> = Vec::new();
-        let mut rest: Vec<(i32, u32)> = Vec::with_capacity(scored.len());
-        for &(s, i) in &scored {
-            let mv = all[i as usize];
-            if threat.is_some_and(|zone| touches(pos, mv, zone)) {
-                blockers.push((s, i));
-            } else {
-                rest.push((s, i));
+        let mut blockers = std::mem::take(&mut self.block_keys);
+        let mut rest = std::mem::take(&mut self.rest_keys);
+        blockers.clear();
+        rest.clear();
+        match threat {
+            Some(zone) => {
+                for &k in &scored {
+                    if touches(pos, all[key_index(k)], zone) {
+                        blockers.push(k);
+                    } else {
+                        rest.push(k);
+                    }
+                }
             }
+            None => rest.extend_from_slice(&scored),
         }
         take_best(&mut blockers, block_cap);
         take_best(&mut rest, n);
-        let mut block_moves: Vec<Move> = blockers.iter().map(|&(_, i)| all[i as usize]).collect();
-        let mut rest_moves: Vec<Move> = rest.iter().map(|&(_, i)| all[i as usize]).collect();
+        block_moves.clear();
+        rest_moves.clear();
+        block_moves.extend(blockers.iter().map(|&k| all[key_index(k)]));
+        rest_moves.extend(rest.iter().map(|&k| all[key_index(k)]));
         // Too few scored moves: fill up with cold drops.
         'fill: for &(kind, o, puncts) in &cold {
             for p in puncts {
@@ -283,7 +304,7 @@ impl MovePicker {
         let us = pos.side_to_move();
         if pos.variant() == Variant::Standard && pos.hand_total(us) == 1 {
             let has_drop = |v: &[Move]| v.iter().any(|m| matches!(m, Move::Drop(_)));
-            if !has_drop(&block_moves) && !has_drop(&rest_moves) {
+            if !has_drop(block_moves) && !has_drop(rest_moves) {
                 if let Some(drop) = any_drop(pos) {
                     block_moves.push(drop);
                 }
@@ -292,7 +313,9 @@ impl MovePicker {
         self.all = all;
         self.scored = scored;
         self.cold = cold;
-        (block_moves, rest_moves, complete)
+        self.block_keys = blockers;
+        self.rest_keys = rest;
+        complete
     }
 }
 
@@ -314,7 +337,7 @@ struct ScoringSink<'a> {
     params: &'a Params,
     history: &'a [i32],
     all: &'a mut Vec<Move>,
-    scored: &'a mut Vec<(i32, u32)>,
+    scored: &'a mut Vec<u64>,
     cold: &'a mut Vec<(Kind, u8, CellSet)>,
 }
 
@@ -333,7 +356,7 @@ impl MoveSink for ScoringSink<'_> {
             let pl = Placement::new_unchecked(kind, p, o);
             let h = self.history[base + pl.index()];
             self.scored
-                .push((s * 16 + history_bonus(h, div), self.all.len() as u32));
+                .push(sort_key(s * 16 + history_bonus(h, div), self.all.len()));
             self.all.push(Move::Drop(pl));
         }
         let rest = puncts - warm;
@@ -346,7 +369,7 @@ impl MoveSink for ScoringSink<'_> {
     fn shift(&mut self, from: Cell, to: Placement) {
         let mv = Move::Shift { from, to };
         let s = self.picker.score(self.pos, mv, self.params, self.history);
-        self.scored.push((s, self.all.len() as u32));
+        self.scored.push(sort_key(s, self.all.len()));
         self.all.push(mv);
     }
 }
@@ -379,13 +402,44 @@ fn touches(pos: &Position, mv: Move, zone: CellSet) -> bool {
     lands || lifts
 }
 
-/// Keeps the `n` best (highest score, then lowest index) in order.
-fn take_best(v: &mut Vec<(i32, u32)>, n: usize) {
-    let key = |&(s, i): &(i32, u32)| (Reverse(s), i);
+/// A score and a generation index packed so that ascending keys mean the highest score
+/// first, then the lowest index (one integer comparison instead of a tuple's).
+#[inline]
+fn sort_key(score: i32, index: usize) -> u64 {
+    let biased = (score as u32) ^ 0x8000_0000; // order-preserving i32 -> u32
+    (((u32::MAX - biased) as u64) << 32) | index as u64
+}
+
+#[inline]
+fn key_index(key: u64) -> usize {
+    (key & 0xffff_ffff) as usize
+}
+
+/// Keeps the `n` best keys (highest score, then lowest index) in order.
+fn take_best(v: &mut Vec<u64>, n: usize) {
     if v.len() > n && n > 0 {
-        v.select_nth_unstable_by_key(n - 1, key);
-        v.truncate(n);
+        v.select_nth_unstable(n - 1);
     }
     v.truncate(n);
-    v.sort_unstable_by_key(key);
+    v.sort_unstable();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sort_keys_order_by_score_then_index() {
+        let mut v = vec![
+            sort_key(5, 3),
+            sort_key(-7, 0),
+            sort_key(5, 1),
+            sort_key(i32::MAX, 9),
+            sort_key(i32::MIN, 2),
+            sort_key(0, 4),
+        ];
+        take_best(&mut v, 4);
+        let got: Vec<usize> = v.iter().map(|&k| key_index(k)).collect();
+        assert_eq!(got, vec![9, 1, 3, 4]);
+    }
 }
