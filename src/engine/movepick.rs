@@ -185,15 +185,7 @@ impl MovePicker {
             let n = width.max(CACHED_WIDTH);
             // The slot's buffers are reused: no allocation once they have grown.
             let mut entry = std::mem::take(&mut self.cache[slot]);
-            entry.complete = self.candidates(
-                pos,
-                n,
-                block_cap,
-                params,
-                history,
-                &mut entry.blockers,
-                &mut entry.rest,
-            );
+            entry.complete = self.candidates(pos, n, block_cap, params, history, &mut entry);
             entry.key = key;
             entry.valid = true;
             self.cache[slot] = entry;
@@ -242,9 +234,13 @@ impl MovePicker {
         block_cap: usize,
         params: &Params,
         history: &[i32],
-        block_moves: &mut Vec<Move>,
-        rest_moves: &mut Vec<Move>,
+        out: &mut Candidates,
     ) -> bool {
+        let Candidates {
+            blockers: block_moves,
+            rest: rest_moves,
+            ..
+        } = out;
         self.compute_weights(pos, params);
         let threat = threat_zone(pos);
         if let Some(zone) = threat {
