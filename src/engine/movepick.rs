@@ -8,7 +8,7 @@ use std::cmp::Reverse;
 use crate::cellset::CellSet;
 use crate::engine::evaluate::centre_phase;
 use crate::engine::params::Params;
-use crate::engine::threats::{any_drop, distance_within, path_zone, threat_zone};
+use crate::engine::threats::{any_drop, distance_within, path_zone, threat, threat_zone};
 use crate::geometry::Cell;
 use crate::geometry::{central_cells, GRID_LEN};
 use crate::movegen::MoveSink;
@@ -31,6 +31,9 @@ const BLOCKER_BONUS: i32 = 1 << 24;
 pub struct MovePicker {
     /// Per ply: the moves to search, with whether each is exempt from reductions.
     lists: Vec<Vec<(Move, bool)>>,
+    /// Per ply: whether the list holds every move that does not lose at once (no pruning), so
+    /// that a loss found over it is proven.
+    complete: Vec<bool>,
     all: Vec<Move>,
     /// Sort keys of the scored moves (see `sort_key`), and the two halves they are split into.
     scored: Vec<u64>,
@@ -50,6 +53,7 @@ impl MovePicker {
     pub fn new(plies: usize) -> MovePicker {
         MovePicker {
             lists: vec![Vec::new(); plies],
+            complete: vec![true; plies],
             all: Vec::with_capacity(8192),
             scored: Vec::with_capacity(8192),
             block_keys: Vec::with_capacity(256),
@@ -70,6 +74,12 @@ impl MovePicker {
     #[inline]
     pub fn get(&self, ply: usize, i: usize) -> (Move, bool) {
         self.lists[ply][i]
+    }
+
+    /// Whether the list at `ply` left out no move that might avoid a loss.
+    #[inline]
+    pub fn is_complete(&self, ply: usize) -> bool {
+        self.complete[ply]
     }
 
     fn compute_weights(&mut self, pos: &Position, params: &Params) {
@@ -219,6 +229,9 @@ impl MovePicker {
                 taken += 1;
             }
         }
+        // Against a winning threat only the stoppers matter (every other move loses at once).
+        self.complete[ply] =
+            c.all_stoppers && (c.decisive || (c.complete && c.rest.len() <= width));
         if list.is_empty() && !pos.is_finished() {
             list.push((Move::Pass, true));
         }
@@ -236,13 +249,13 @@ impl MovePicker {
         history: &[i32],
         out: &mut Candidates,
     ) -> bool {
-        let Candidates {
-            blockers: block_moves,
-            rest: rest_moves,
-            ..
-        } = out;
         self.compute_weights(pos, params);
-        let threat = threat_zone(pos);
+        let found = threat(pos);
+        let threat = found.map(|t| t.zone);
+        let us = pos.side_to_move();
+        // With one piece left, the own last drop ends the game too: not a plain loss.
+        let last_drop = pos.variant() == Variant::Standard && pos.hand_total(us) == 1;
+        out.decisive = found.is_some_and(|t| t.decisive) && !last_drop;
         if let Some(zone) = threat {
             // Every move meeting the threat zone must be looked at, so it must be hot.
             self.hot |= zone;
@@ -279,8 +292,14 @@ impl MovePicker {
             }
             None => rest.extend_from_slice(&scored),
         }
+        out.all_stoppers = blockers.len() <= block_cap;
         take_best(&mut blockers, block_cap);
         take_best(&mut rest, n);
+        let Candidates {
+            blockers: block_moves,
+            rest: rest_moves,
+            ..
+        } = out;
         block_moves.clear();
         rest_moves.clear();
         block_moves.extend(blockers.iter().map(|&k| all[key_index(k)]));
@@ -297,8 +316,7 @@ impl MovePicker {
         let complete = rest_moves.len() < n;
         // With one piece left in the standard game, dropping it ends the game on the centre
         // count: all such drops are alike (none touches the centre), so one stands for all.
-        let us = pos.side_to_move();
-        if pos.variant() == Variant::Standard && pos.hand_total(us) == 1 {
+        if last_drop {
             let has_drop = |v: &[Move]| v.iter().any(|m| matches!(m, Move::Drop(_)));
             if !has_drop(block_moves) && !has_drop(rest_moves) {
                 if let Some(drop) = any_drop(pos) {
@@ -324,6 +342,10 @@ struct Candidates {
     rest: Vec<Move>,
     /// `rest` holds every move that is not a stopper.
     complete: bool,
+    /// `blockers` holds every move that may stop the opponent's threats.
+    all_stoppers: bool,
+    /// The opponent threatens a win: moves other than `blockers` lose at once.
+    decisive: bool,
 }
 
 /// Scores moves as they are generated: every shift, and the drops that meet a hot space.

@@ -427,7 +427,23 @@ fn shift_connects(pos: &Position, colour: Colour, id: usize, to: Placement) -> b
 /// winning drop or shift (with the shifted piece's own spaces), the opponent's dots joined to
 /// the sides, and the centre when the opponent's last drop would win or draw the count.
 pub fn threat_zone(pos: &Position) -> Option<CellSet> {
+    threat(pos).map(|t| t.zone)
+}
+
+/// The opponent's one-move threats (see [`threat_zone`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Threat {
+    /// Every move that stops the threats touches this zone.
+    pub zone: CellSet,
+    /// The opponent has a winning move (not only a drawing last drop): every move of the side
+    /// to move that does not touch the zone loses at once.
+    pub decisive: bool,
+}
+
+/// [`threat_zone`] with whether the threat is a win (see [`Threat`]).
+pub fn threat(pos: &Position) -> Option<Threat> {
     let them = !pos.side_to_move();
+    let mut decisive = false;
     let mut zone = CellSet::EMPTY;
     let mut threatened = false;
     let touch = Touch::new(pos.top_view(them));
@@ -483,6 +499,7 @@ pub fn threat_zone(pos: &Position) -> Option<CellSet> {
         }
         if threatened {
             zone |= touch.chains;
+            decisive = true;
         }
     }
     if pos.variant() == Variant::Standard && pos.hand_total(them) == 1 {
@@ -494,10 +511,11 @@ pub fn threat_zone(pos: &Position) -> Option<CellSet> {
         };
         if theirs >= mine {
             threatened = true;
+            decisive |= theirs > mine;
             zone |= central_cells();
         }
     }
-    threatened.then_some(zone)
+    threatened.then_some(Threat { zone, decisive })
 }
 
 #[cfg(test)]
