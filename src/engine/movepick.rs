@@ -50,6 +50,11 @@ pub struct MovePicker {
 }
 
 impl MovePicker {
+    /// Forgets the candidate lists (they are valid within one search only).
+    pub fn forget(&mut self) {
+        self.cache.iter_mut().for_each(|c| c.valid = false);
+    }
+
     pub fn new(plies: usize) -> MovePicker {
         MovePicker {
             lists: vec![Vec::new(); plies],
@@ -274,6 +279,8 @@ impl MovePicker {
             all: &mut all,
             scored: &mut scored,
             cold: &mut cold,
+            lifted_from: None,
+            lift: 0,
         };
         pos.generate(&mut sink);
         let mut blockers = std::mem::take(&mut self.block_keys);
@@ -357,6 +364,9 @@ struct ScoringSink<'a> {
     all: &'a mut Vec<Move>,
     scored: &'a mut Vec<u64>,
     cold: &'a mut Vec<(Kind, u8, CellSet)>,
+    /// The piece whose shifts are being scored, and its lift penalty.
+    lifted_from: Option<Cell>,
+    lift: i32,
 }
 
 impl MoveSink for ScoringSink<'_> {
@@ -385,10 +395,25 @@ impl MoveSink for ScoringSink<'_> {
 
     #[inline]
     fn shift(&mut self, from: Cell, to: Placement) {
-        let mv = Move::Shift { from, to };
-        let s = self.picker.score(self.pos, mv, self.params, self.history);
+        // Shifts come piece by piece: the lift penalty is found once per piece.
+        if self.lifted_from != Some(from) {
+            self.lifted_from = Some(from);
+            self.lift = self.pos.top_piece(from).map_or(0, |id| {
+                self.pos
+                    .piece(id)
+                    .placement
+                    .cells()
+                    .iter()
+                    .map(|c| self.picker.lift_penalty[c.index()])
+                    .sum::<i32>()
+            });
+        }
+        let w = &self.picker.weights;
+        let land: i32 = to.cells().iter().map(|c| w[c.index()]).sum();
+        let h = self.history[self.pos.side_to_move().index() * PLACEMENT_SLOTS + to.index()];
+        let s = (land - self.lift) * 16 + history_bonus(h, self.params.history_div);
         self.scored.push(sort_key(s, self.all.len()));
-        self.all.push(mv);
+        self.all.push(Move::Shift { from, to });
     }
 }
 

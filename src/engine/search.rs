@@ -59,6 +59,8 @@ pub struct Searcher {
     seed: u64,
     tt: TranspositionTable,
     history: Vec<i32>,
+    /// Kept between searches for its buffers (its lists are forgotten at each search).
+    picker: MovePicker,
 }
 
 impl Searcher {
@@ -72,6 +74,7 @@ impl Searcher {
             history: vec![0; 2 * PLACEMENT_SLOTS],
             facts: vec![NO_FACTS; 1 << CACHE_BITS],
             facts_params: Params::default(),
+            picker: MovePicker::new(MAX_PLY + 1),
         }
     }
 
@@ -128,6 +131,7 @@ impl Searcher {
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
         self.tt.new_search();
+        self.picker.forget();
         if self.facts_params != self.params {
             self.facts.iter_mut().for_each(|f| *f = NO_FACTS);
             self.facts_params = self.params.clone();
@@ -139,7 +143,7 @@ impl Searcher {
             facts: &mut self.facts,
             killers: vec![[None; 2]; MAX_PLY + 1],
             pv: vec![Vec::new(); MAX_PLY + 2],
-            picker: MovePicker::new(MAX_PLY + 1),
+            picker: &mut self.picker,
             scratch: Vec::with_capacity(256),
             ctl,
             clock: Clock::new(limits, ctl),
@@ -220,7 +224,7 @@ struct Worker<'a> {
     facts: &'a mut [Facts],
     killers: Vec<[Option<Move>; 2]>,
     pv: Vec<Vec<Move>>,
-    picker: MovePicker,
+    picker: &'a mut MovePicker,
     scratch: Vec<Move>,
     ctl: &'a SearchControl,
     clock: Clock,

@@ -355,18 +355,15 @@ fn shift_win(pos: &mut Position, touch: &Touch, scratch: &mut Vec<Move>) -> Opti
                 let Some(to) = Placement::new(kind, p, o) else {
                     continue;
                 };
-                if touch.completes(to.cells()) && shift_is_legal(pos, id, to) {
-                    scratch.push(Move::Shift { from, to });
+                // The mover's own connection decides first (RULES.md), so the top view
+                // after the shift settles it without playing the move.
+                if touch.completes(to.cells())
+                    && shift_is_legal(pos, id, to)
+                    && shift_connects(pos, us, id, to)
+                {
+                    return Some(Move::Shift { from, to });
                 }
             }
-        }
-    }
-    for &mv in scratch.iter() {
-        pos.make(mv);
-        let won = pos.outcome().is_some_and(|o| o.winner == Some(us));
-        pos.unmake();
-        if won {
-            return Some(mv);
         }
     }
     None
