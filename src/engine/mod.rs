@@ -13,6 +13,7 @@ pub mod options;
 pub mod params;
 pub mod search;
 pub mod session;
+pub mod sliced;
 pub mod threats;
 pub mod timeman;
 pub mod tt;

@@ -8,6 +8,7 @@ use std::cmp::Reverse;
 use crate::cellset::CellSet;
 use crate::engine::evaluate::centre_phase;
 use crate::engine::params::Params;
+use crate::engine::sliced::{kth_largest, Sliced};
 use crate::engine::threats::{any_drop, distance_within, path_zone, threat, threat_zone};
 use crate::geometry::Cell;
 use crate::geometry::{central_cells, GRID_LEN};
@@ -47,12 +48,73 @@ pub struct MovePicker {
     cache: Vec<Candidates>,
     /// Cells of own pieces that lie on own near paths: lifting them costs.
     lift_penalty: Vec<i32>,
+    /// Per drop shape (`kind * 6 + orientation`): the PÜNCT spaces worth scoring, i.e. the
+    /// stoppers and the drops that may rank among the best (see `filter_drops`).
+    drop_filter: [CellSet; SHAPES],
+    /// Per colour, the largest history value (it bounds how far history can lift a move).
+    history_max: [i32; 2],
 }
 
+/// Drop shapes indexed `kind * 6 + orientation`.
+const SHAPES: usize = 36;
+
 impl MovePicker {
-    /// Forgets the candidate lists (they are valid within one search only).
-    pub fn forget(&mut self) {
+    /// Forgets the candidate lists (they are valid within one search only) and takes note
+    /// of the history table the search starts with (`history[colour * PLACEMENT_SLOTS + i]`).
+    pub fn start(&mut self, history: &[i32]) {
         self.cache.iter_mut().for_each(|c| c.valid = false);
+        for (colour, max) in self.history_max.iter_mut().enumerate() {
+            let table = &history[colour * PLACEMENT_SLOTS..(colour + 1) * PLACEMENT_SLOTS];
+            *max = table.iter().copied().max().unwrap_or(0).max(0);
+        }
+    }
+
+    /// A history value of `colour` (an index) has grown to `h`.
+    #[inline]
+    pub fn note_history(&mut self, colour: usize, h: i32) {
+        self.history_max[colour] = self.history_max[colour].max(h);
+    }
+
+    /// Sets `drop_filter`: every stopper drop, and the other drops that may be among the best
+    /// `n` non-stoppers. Their weight sums are found for all PÜNCT spaces at once (bit-sliced);
+    /// the `n`-th best sum `t` among drops bounds the `n`-th best key of all moves from below,
+    /// and history adds at most `max_bonus`, so drops whose sum is below
+    /// `t - max_bonus / 16` cannot make the list. Exact: the lists are those of full scoring.
+    fn filter_drops(&mut self, pos: &Position, n: usize, zone: Option<CellSet>, max_bonus: i32) {
+        let us = pos.side_to_move();
+        let area = pos.drop_area();
+        let hot = self.hot;
+        let weights = Sliced::from_values(&self.weights, hot);
+        let mut scores = [Sliced::ZERO; SHAPES];
+        let mut domains = [CellSet::EMPTY; SHAPES];
+        let mut stoppers = [CellSet::EMPTY; SHAPES];
+        for kind in Kind::ALL {
+            if pos.in_hand(us, kind) == 0 {
+                continue;
+            }
+            for o in 0..kind.orientations() {
+                let i = kind.index() * 6 + o as usize;
+                let [a, b] = kind.minor_offsets(o);
+                let puncts = area & area.shifted_down(a) & area.shifted_down(b);
+                let warm = puncts & (hot | hot.shifted_down(a) | hot.shifted_down(b));
+                let stop = match zone {
+                    Some(z) => warm & (z | z.shifted_down(a) | z.shifted_down(b)),
+                    None => CellSet::EMPTY,
+                };
+                stoppers[i] = stop;
+                domains[i] = warm - stop;
+                scores[i] = weights
+                    .add(&weights.shifted_down(a))
+                    .add(&weights.shifted_down(b));
+            }
+        }
+        let threshold = kth_largest(&scores, &domains, n);
+        for i in 0..SHAPES {
+            self.drop_filter[i] = match threshold {
+                Some(t) => stoppers[i] | scores[i].at_least(t - max_bonus / 16, domains[i]),
+                None => stoppers[i] | domains[i],
+            };
+        }
     }
 
     pub fn new(plies: usize) -> MovePicker {
@@ -68,6 +130,8 @@ impl MovePicker {
             cold: Vec::new(),
             cache: vec![Candidates::default(); 1 << LIST_CACHE_BITS],
             lift_penalty: vec![0; GRID_LEN],
+            drop_filter: [CellSet::EMPTY; SHAPES],
+            history_max: [0; 2],
         }
     }
 
@@ -265,6 +329,11 @@ impl MovePicker {
             // Every move meeting the threat zone must be looked at, so it must be hot.
             self.hot |= zone;
         }
+        let max_bonus = history_bonus(
+            self.history_max[pos.side_to_move().index()],
+            params.history_div,
+        );
+        self.filter_drops(pos, n, threat, max_bonus);
         let mut all = std::mem::take(&mut self.all);
         let mut scored = std::mem::take(&mut self.scored);
         let mut cold = std::mem::take(&mut self.cold);
@@ -375,10 +444,11 @@ impl MoveSink for ScoringSink<'_> {
         let [a, b] = kind.minor_offsets(o);
         let hot = self.picker.hot;
         let warm = puncts & (hot | hot.shifted_down(a) | hot.shifted_down(b));
+        let scored = warm & self.picker.drop_filter[kind.index() * 6 + o as usize];
         let w = &self.picker.weights;
         let base = self.pos.side_to_move().index() * PLACEMENT_SLOTS;
         let div = self.params.history_div;
-        for p in warm {
+        for p in scored {
             let i = p.index();
             let s = w[i] + w[(i as i32 + a) as usize] + w[(i as i32 + b) as usize];
             let pl = Placement::new_unchecked(kind, p, o);

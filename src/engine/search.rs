@@ -131,7 +131,7 @@ impl Searcher {
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
         self.tt.new_search();
-        self.picker.forget();
+        self.picker.start(&self.history);
         if self.facts_params != self.params {
             self.facts.iter_mut().for_each(|f| *f = NO_FACTS);
             self.facts_params = self.params.clone();
@@ -671,6 +671,8 @@ impl Worker<'_> {
         if let Some(pl) = mv.placement() {
             let h = &mut self.history[side.index() * PLACEMENT_SLOTS + pl.index()];
             *h = (*h + depth * depth).min(1 << 20);
+            let h = *h;
+            self.picker.note_history(side.index(), h);
         }
     }
 }
