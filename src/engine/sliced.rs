@@ -76,7 +76,7 @@ impl Sliced {
         for b in (0..self.bits).rev() {
             let p = self.planes[b];
             if x >> b & 1 != 0 {
-                equal = equal & p;
+                equal &= p;
             } else {
                 greater |= equal & p;
                 equal = equal - p;
@@ -106,7 +106,7 @@ pub fn kth_largest(numbers: &[Sliced], domains: &[CellSet], k: usize) -> Option<
         if count >= need {
             t |= 1 << b;
             for (c, n) in cand.iter_mut().zip(numbers) {
-                *c = *c & n.planes[b];
+                *c &= n.planes[b];
             }
         } else {
             need -= count;
