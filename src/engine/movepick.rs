@@ -9,7 +9,7 @@ use crate::cellset::CellSet;
 use crate::engine::evaluate::centre_phase;
 use crate::engine::params::Params;
 use crate::engine::sliced::{kth_largest, Sliced};
-use crate::engine::threats::{any_drop, distance_within, path_zone, threat, threat_zone};
+use crate::engine::threats::{any_drop, near_paths, threat, threat_zone};
 use crate::geometry::Cell;
 use crate::geometry::{central_cells, GRID_LEN};
 use crate::movegen::MoveSink;
@@ -168,9 +168,9 @@ impl MovePicker {
         for (colour, weight) in [(us, params.order_own_path), (!us, params.order_opp_path)] {
             let own = pos.top_view(colour);
             let opp = pos.top_view(!colour);
-            let d = distance_within(own, empty, opp, params.opp_cover_cost, ZONE_CAP);
-            if d <= ZONE_CAP {
-                let zone = path_zone(own, empty, opp, params.opp_cover_cost, d + ZONE_SLACK);
+            if let Some((_, zone)) =
+                near_paths(own, empty, opp, params.opp_cover_cost, ZONE_CAP, ZONE_SLACK)
+            {
                 add(zone - own, weight, &mut self.weights);
                 if colour == us {
                     add(zone & own, weight, &mut self.lift_penalty);

@@ -180,6 +180,65 @@ pub fn path_zone(
     zone
 }
 
+/// The shortest connection distance over the three axes when it is at most `cap`, with the
+/// spaces on connections of cost at most that distance plus `slack` (as [`path_zone`]).
+/// One search from the first side of each axis serves both answers.
+pub fn near_paths(
+    own: CellSet,
+    cheap: CellSet,
+    dear: CellSet,
+    dear_cost: i32,
+    cap: u32,
+    slack: u32,
+) -> Option<(u32, CellSet)> {
+    let t = terrain(own, cheap, dear, dear_cost);
+    let sides = Axis::ALL.map(|axis| axis.sides());
+    let mut waves = sides.map(|(a, _)| Wave::new(a.cells(), &t));
+    let mut from_a: [Vec<CellSet>; 3] = Default::default();
+    let mut distance = None;
+    for level in 0..=cap as usize {
+        for (k, wave) in waves.iter_mut().enumerate() {
+            if level > 0 {
+                wave.step(level, &t);
+            }
+            from_a[k].push(wave.reach);
+            if distance.is_none() && wave.reach.intersects(sides[k].1.cells()) {
+                distance = Some(level);
+            }
+        }
+        if distance.is_some() {
+            break;
+        }
+        if waves.iter().all(|w| w.pending.iter().all(|p| p.is_empty())) {
+            return None;
+        }
+    }
+    let d = distance?;
+    let budget = d + slack as usize;
+    for (k, wave) in waves.iter_mut().enumerate() {
+        for level in d + 1..=budget {
+            wave.step(level, &t);
+            from_a[k].push(wave.reach);
+        }
+    }
+    let mut zone = CellSet::EMPTY;
+    let mut lb = Vec::new();
+    for (k, (_, b)) in sides.iter().enumerate() {
+        let la = &from_a[k];
+        if !la[budget].intersects(b.cells()) {
+            continue;
+        }
+        layers(b.cells(), &t, budget, &mut lb);
+        for j in 0..=budget {
+            zone |= la[j] & lb[budget - j] & t.own;
+            if j >= 1 {
+                zone |= (la[j] & lb[budget + 1 - j]) - t.own;
+            }
+        }
+    }
+    Some((d as u32, zone))
+}
+
 /// `seed` grown through `own` (adjacent own dots), one neighbourhood per round.
 fn flood_own(seed: CellSet, own: CellSet) -> CellSet {
     let mut reach = seed;
@@ -536,6 +595,24 @@ mod tests {
         assert_eq!(d1, 17);
         // West-East must cross the wall; other axes cross it too (it spans the board).
         assert_eq!(d3, 19);
+    }
+
+    #[test]
+    fn near_paths_is_distance_and_path_zone() {
+        for text in [
+            "Wc5c6d6/Bf5f6f7 w 2",
+            "Wc3c4c5/Wc6c7c8/Wd2d1d3/Be1e2f2/We3e4d4/We10d9f10/Bf5f6g6/Bf11f12f13/Bg4g3g5/Bg7h8h9/Bg10g11h11/Wg13g12h14/Bg14h15i16/Wj17j16i15 b 17",
+        ] {
+            let pos = parse_position(text, Variant::Standard).unwrap();
+            for colour in [Colour::White, Colour::Black] {
+                let (own, empty, opp) = (pos.top_view(colour), pos.empty_cells(), pos.top_view(!colour));
+                for (cost, cap, slack) in [(1, 24, 1), (2, 24, 1), (2, 24, 0), (3, 5, 2)] {
+                    let d = distance_within(own, empty, opp, cost, cap);
+                    let want = (d <= cap).then(|| (d, path_zone(own, empty, opp, cost, d + slack)));
+                    assert_eq!(near_paths(own, empty, opp, cost, cap, slack), want, "{text} {colour:?} {cost}");
+                }
+            }
+        }
     }
 
     #[test]
