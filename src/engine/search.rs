@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use crate::engine::evaluate::evaluate;
 use crate::engine::movepick::MovePicker;
 use crate::engine::params::Params;
-use crate::engine::threats::find_win;
+use crate::engine::threats::{find_win_cached, TouchCache};
 use crate::engine::timeman::{allocate, TimeLimits};
 use crate::engine::tt::{TranspositionTable, TtBound, MATE, MATE_BOUND};
 use crate::engine::types::{Bound, Limits, Score, SearchControl, SearchInfo, SearchResult};
@@ -145,6 +145,7 @@ impl Searcher {
             pv: vec![Vec::new(); MAX_PLY + 2],
             picker: &mut self.picker,
             scratch: Vec::with_capacity(256),
+            touches: TouchCache::default(),
             ctl,
             clock: Clock::new(limits, ctl),
             nodes: 0,
@@ -226,6 +227,7 @@ struct Worker<'a> {
     pv: Vec<Vec<Move>>,
     picker: &'a mut MovePicker,
     scratch: Vec<Move>,
+    touches: TouchCache,
     ctl: &'a SearchControl,
     clock: Clock,
     nodes: u64,
@@ -554,7 +556,7 @@ impl Worker<'_> {
         if !facts.valid || facts.key != key {
             facts = Facts {
                 key,
-                win: find_win(pos, &mut self.scratch),
+                win: find_win_cached(pos, &mut self.scratch, &mut self.touches),
                 eval: NO_EVAL,
                 valid: true,
             };

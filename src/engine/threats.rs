@@ -254,6 +254,7 @@ fn flood_own(seed: CellSet, own: CellSet) -> CellSet {
 /// neighbours of the own dots already joined to it. A connected set of new dots (every piece
 /// shape is connected) completes a connection exactly when it meets both of an axis. Every
 /// dot of a piece is within 2 steps of its PÜNCT, so the PÜNCT lies within 2 of both.
+#[derive(Copy, Clone)]
 struct Touch {
     axes: [(CellSet, CellSet); 3],
     /// Where the PÜNCT of a completing piece can be.
@@ -428,9 +429,73 @@ fn shift_win(pos: &mut Position, touch: &Touch, scratch: &mut Vec<Move>) -> Opti
     None
 }
 
+/// The `Touch` of recent top views. Siblings reached by drops share the top view of the side
+/// to move (a drop never covers a dot), so most leaves find theirs here.
+pub struct TouchCache {
+    slots: Vec<Option<(CellSet, Touch)>>,
+}
+
+const TOUCH_SLOTS: usize = 64;
+
+/// A multiply-fold hash of a few words (a cache index, not for untrusted keys).
+struct FoldHasher(u64);
+
+impl std::hash::Hasher for FoldHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        bytes.iter().for_each(|&b| self.write_u64(b as u64));
+    }
+
+    #[inline]
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(23) ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+
+    #[inline]
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+}
+
+impl Default for TouchCache {
+    fn default() -> TouchCache {
+        TouchCache {
+            slots: vec![None; TOUCH_SLOTS],
+        }
+    }
+}
+
+impl TouchCache {
+    fn touch(&mut self, own: CellSet) -> Touch {
+        let mut h = FoldHasher(0);
+        std::hash::Hash::hash(&own, &mut h);
+        let slot = (std::hash::Hasher::finish(&h) >> 58) as usize % TOUCH_SLOTS;
+        match self.slots[slot] {
+            Some((set, touch)) if set == own => touch,
+            _ => {
+                let touch = Touch::new(own);
+                self.slots[slot] = Some((own, touch));
+                touch
+            }
+        }
+    }
+}
+
 /// A move that wins at once for the side to move: a connection, or in the standard game a
 /// last drop with more central dots. Cheap when no piece could join two sides.
 pub fn find_win(pos: &mut Position, scratch: &mut Vec<Move>) -> Option<Move> {
+    find_win_cached(pos, scratch, &mut TouchCache::default())
+}
+
+/// [`find_win`] with a cache of the sets it derives from top views.
+pub fn find_win_cached(
+    pos: &mut Position,
+    scratch: &mut Vec<Move>,
+    cache: &mut TouchCache,
+) -> Option<Move> {
     if pos.is_finished() {
         return None;
     }
@@ -445,7 +510,7 @@ pub fn find_win(pos: &mut Position, scratch: &mut Vec<Move>) -> Option<Move> {
             }
         }
     }
-    let touch = Touch::new(pos.top_view(us));
+    let touch = cache.touch(pos.top_view(us));
     if !touch.near() {
         return None;
     }
