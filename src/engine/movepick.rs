@@ -103,9 +103,7 @@ impl MovePicker {
                 };
                 stoppers[i] = stop;
                 domains[i] = warm - stop;
-                scores[i] = weights
-                    .add(&weights.shifted_down(a))
-                    .add(&weights.shifted_down(b));
+                scores[i] = weights.sum_at_offsets(a, b);
             }
         }
         let threshold = kth_largest(&scores, &domains, n);

@@ -48,6 +48,23 @@ impl Sliced {
         s
     }
 
+    /// For each cell `p`, the sum of the numbers at `p`, `p + a` and `p + b` (the weight sums
+    /// of drops with minor offsets `a` and `b`): one carry-save step, then one addition.
+    pub fn sum_at_offsets(&self, a: i32, b: i32) -> Sliced {
+        let mut sum = Sliced::ZERO;
+        let mut carry = Sliced::ZERO;
+        for bit in 0..self.bits {
+            let x = self.planes[bit];
+            let (y, z) = (x.shifted_down(a), x.shifted_down(b));
+            let xy = x ^ y;
+            sum.planes[bit] = xy ^ z;
+            carry.planes[bit + 1] = (x & y) | (z & xy);
+        }
+        sum.bits = self.bits;
+        carry.bits = self.bits + 1;
+        sum.add(&carry)
+    }
+
     /// Cell-wise sum.
     pub fn add(&self, other: &Sliced) -> Sliced {
         let bits = self.bits.max(other.bits);
@@ -88,13 +105,17 @@ impl Sliced {
 
 /// The `k`-th largest number (counting repeats) over the cells of `domains[i]` in `numbers[i]`,
 /// or `None` when there are fewer than `k` cells.
-pub fn kth_largest(numbers: &[Sliced], domains: &[CellSet], k: usize) -> Option<i32> {
+pub fn kth_largest<const N: usize>(
+    numbers: &[Sliced; N],
+    domains: &[CellSet; N],
+    k: usize,
+) -> Option<i32> {
     let total: usize = domains.iter().map(|d| d.len()).sum();
     if k == 0 || total < k {
         return None;
     }
     let bits = numbers.iter().map(|n| n.bits).max().unwrap_or(0);
-    let mut cand: Vec<CellSet> = domains.to_vec();
+    let mut cand = *domains;
     let mut need = k;
     let mut t = 0;
     for b in (0..bits).rev() {
@@ -140,6 +161,23 @@ mod tests {
             for (c, v) in cells.iter().zip(&plain) {
                 assert_eq!(got.contains(*c), *v >= x, "x {x}");
             }
+        }
+        // Drop sums: the number at p plus those at p + 1 and p + 18 (on-board cells only).
+        let single = Sliced::from_values(&a, all);
+        let sums = single.sum_at_offsets(1, 18);
+        for c in &cells {
+            let i = c.index() as i32;
+            let at = |j: i32| {
+                cells
+                    .iter()
+                    .find(|d| d.index() as i32 == j)
+                    .map_or(0, |d| a[d.index()])
+            };
+            let want = a[c.index()] + at(i + 1) + at(i + 18);
+            let got: i32 = (0..sums.bits)
+                .map(|b| (sums.planes[b].contains(*c) as i32) << b)
+                .sum();
+            assert_eq!(got, want, "{c}");
         }
         let mut sorted = plain.clone();
         sorted.sort_unstable_by(|x, y| y.cmp(x));
