@@ -389,3 +389,28 @@ fn beats_random_play() {
     eprintln!("engine won {engine_wins} of {GAMES}; game lengths {lengths:?}");
     assert!(engine_wins >= 9, "{engine_wins} of {GAMES}");
 }
+
+/// An interrupted search answers with what it reported: the best move's line and score.
+#[test]
+fn interrupted_search_answers_with_its_reported_line() {
+    let p = pos(MUST_BLOCK);
+    let mut agreed = 0;
+    for nodes in [1_500, 4_000, 9_000, 20_000] {
+        let mut s = Searcher::new(8);
+        let limits = Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        };
+        let mut infos: Vec<SearchInfo> = Vec::new();
+        let r = s.search(&p, &limits, &SearchControl::default(), &mut |i| {
+            infos.push(i.clone())
+        });
+        let last = infos.last().expect("depth 1 completes within the limit");
+        if last.pv.first() == r.best.as_ref() {
+            assert_eq!(r.ponder, last.pv.get(1).copied(), "nodes {nodes}");
+            assert_eq!(r.score, last.score, "nodes {nodes}");
+            agreed += 1;
+        }
+    }
+    assert!(agreed > 0);
+}

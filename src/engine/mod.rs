@@ -2,7 +2,8 @@
 //!
 //! Protocol side: `command` (parse a line), `session` (the state machine), `options`, `uci`
 //! (reader thread, search worker), `fmt` (output lines). Search side: `search`, `movepick`,
-//! `threats`, `tt`, `evaluate`, `timeman`, `params`, `bench`. They meet only through `types`.
+//! `sliced`, `threats`, `tt`, `evaluate`, `timeman`, `params`, `bench`. They meet only through
+//! `types`.
 
 pub mod bench;
 pub mod command;
@@ -13,6 +14,7 @@ pub mod options;
 pub mod params;
 pub mod search;
 pub mod session;
+pub mod sliced;
 pub mod threats;
 pub mod timeman;
 pub mod tt;

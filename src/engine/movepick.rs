@@ -8,7 +8,8 @@ use std::cmp::Reverse;
 use crate::cellset::CellSet;
 use crate::engine::evaluate::centre_phase;
 use crate::engine::params::Params;
-use crate::engine::threats::{any_drop, distance_within, path_zone, threat_zone};
+use crate::engine::sliced::{kth_largest, Sliced};
+use crate::engine::threats::{any_drop, near_paths, threat, threat_zone};
 use crate::geometry::Cell;
 use crate::geometry::{central_cells, GRID_LEN};
 use crate::movegen::MoveSink;
@@ -31,8 +32,14 @@ const BLOCKER_BONUS: i32 = 1 << 24;
 pub struct MovePicker {
     /// Per ply: the moves to search, with whether each is exempt from reductions.
     lists: Vec<Vec<(Move, bool)>>,
+    /// Per ply: whether the list holds every move that does not lose at once (no pruning), so
+    /// that a loss found over it is proven.
+    complete: Vec<bool>,
     all: Vec<Move>,
-    scored: Vec<(i32, u32)>,
+    /// Sort keys of the scored moves (see `sort_key`), and the two halves they are split into.
+    scored: Vec<u64>,
+    block_keys: Vec<u64>,
+    rest_keys: Vec<u64>,
     weights: Vec<i32>,
     /// The spaces with a nonzero weight: drops elsewhere are scored only if needed.
     hot: CellSet,
@@ -41,19 +48,88 @@ pub struct MovePicker {
     cache: Vec<Candidates>,
     /// Cells of own pieces that lie on own near paths: lifting them costs.
     lift_penalty: Vec<i32>,
+    /// Per drop shape (`kind * 6 + orientation`): the PÜNCT spaces worth scoring, i.e. the
+    /// stoppers and the drops that may rank among the best (see `filter_drops`).
+    drop_filter: [CellSet; SHAPES],
+    /// Per colour, the largest history value (it bounds how far history can lift a move).
+    history_max: [i32; 2],
 }
 
+/// Drop shapes indexed `kind * 6 + orientation`.
+const SHAPES: usize = 36;
+
 impl MovePicker {
+    /// Forgets the candidate lists (they are valid within one search only) and takes note
+    /// of the history table the search starts with (`history[colour * PLACEMENT_SLOTS + i]`).
+    pub fn start(&mut self, history: &[i32]) {
+        self.cache.iter_mut().for_each(|c| c.valid = false);
+        for (colour, max) in self.history_max.iter_mut().enumerate() {
+            let table = &history[colour * PLACEMENT_SLOTS..(colour + 1) * PLACEMENT_SLOTS];
+            *max = table.iter().copied().max().unwrap_or(0).max(0);
+        }
+    }
+
+    /// A history value of `colour` (an index) has grown to `h`.
+    #[inline]
+    pub fn note_history(&mut self, colour: usize, h: i32) {
+        self.history_max[colour] = self.history_max[colour].max(h);
+    }
+
+    /// Sets `drop_filter`: every stopper drop, and the other drops that may be among the best
+    /// `n` non-stoppers. Their weight sums are found for all PÜNCT spaces at once (bit-sliced);
+    /// the `n`-th best sum `t` among drops bounds the `n`-th best key of all moves from below,
+    /// and history adds at most `max_bonus`, so drops whose sum is below
+    /// `t - max_bonus / 16` cannot make the list. Exact: the lists are those of full scoring.
+    fn filter_drops(&mut self, pos: &Position, n: usize, zone: Option<CellSet>, max_bonus: i32) {
+        let us = pos.side_to_move();
+        let area = pos.drop_area();
+        let hot = self.hot;
+        let weights = Sliced::from_values(&self.weights, hot);
+        let mut scores = [Sliced::ZERO; SHAPES];
+        let mut domains = [CellSet::EMPTY; SHAPES];
+        let mut stoppers = [CellSet::EMPTY; SHAPES];
+        for kind in Kind::ALL {
+            if pos.in_hand(us, kind) == 0 {
+                continue;
+            }
+            for o in 0..kind.orientations() {
+                let i = kind.index() * 6 + o as usize;
+                let [a, b] = kind.minor_offsets(o);
+                let puncts = area & area.shifted_down(a) & area.shifted_down(b);
+                let warm = puncts & (hot | hot.shifted_down(a) | hot.shifted_down(b));
+                let stop = match zone {
+                    Some(z) => warm & (z | z.shifted_down(a) | z.shifted_down(b)),
+                    None => CellSet::EMPTY,
+                };
+                stoppers[i] = stop;
+                domains[i] = warm - stop;
+                scores[i] = weights.sum_at_offsets(a, b);
+            }
+        }
+        let threshold = kth_largest(&scores, &domains, n);
+        for i in 0..SHAPES {
+            self.drop_filter[i] = match threshold {
+                Some(t) => stoppers[i] | scores[i].at_least(t - max_bonus / 16, domains[i]),
+                None => stoppers[i] | domains[i],
+            };
+        }
+    }
+
     pub fn new(plies: usize) -> MovePicker {
         MovePicker {
             lists: vec![Vec::new(); plies],
+            complete: vec![true; plies],
             all: Vec::with_capacity(8192),
             scored: Vec::with_capacity(8192),
+            block_keys: Vec::with_capacity(256),
+            rest_keys: Vec::with_capacity(8192),
             weights: vec![0; GRID_LEN],
             hot: CellSet::EMPTY,
             cold: Vec::new(),
             cache: vec![Candidates::default(); 1 << LIST_CACHE_BITS],
             lift_penalty: vec![0; GRID_LEN],
+            drop_filter: [CellSet::EMPTY; SHAPES],
+            history_max: [0; 2],
         }
     }
 
@@ -65,6 +141,12 @@ impl MovePicker {
     #[inline]
     pub fn get(&self, ply: usize, i: usize) -> (Move, bool) {
         self.lists[ply][i]
+    }
+
+    /// Whether the list at `ply` left out no move that might avoid a loss.
+    #[inline]
+    pub fn is_complete(&self, ply: usize) -> bool {
+        self.complete[ply]
     }
 
     fn compute_weights(&mut self, pos: &Position, params: &Params) {
@@ -84,9 +166,9 @@ impl MovePicker {
         for (colour, weight) in [(us, params.order_own_path), (!us, params.order_opp_path)] {
             let own = pos.top_view(colour);
             let opp = pos.top_view(!colour);
-            let d = distance_within(own, empty, opp, params.opp_cover_cost, ZONE_CAP);
-            if d <= ZONE_CAP {
-                let zone = path_zone(own, empty, opp, params.opp_cover_cost, d + ZONE_SLACK);
+            if let Some((_, zone)) =
+                near_paths(own, empty, opp, params.opp_cover_cost, ZONE_CAP, ZONE_SLACK)
+            {
                 add(zone - own, weight, &mut self.weights);
                 if colour == us {
                     add(zone & own, weight, &mut self.lift_penalty);
@@ -178,14 +260,12 @@ impl MovePicker {
         };
         if !cached {
             let n = width.max(CACHED_WIDTH);
-            let (blockers, rest, complete) = self.candidates(pos, n, block_cap, params, history);
-            self.cache[slot] = Candidates {
-                key,
-                valid: true,
-                blockers,
-                rest,
-                complete,
-            };
+            // The slot's buffers are reused: no allocation once they have grown.
+            let mut entry = std::mem::take(&mut self.cache[slot]);
+            entry.complete = self.candidates(pos, n, block_cap, params, history, &mut entry);
+            entry.key = key;
+            entry.valid = true;
+            self.cache[slot] = entry;
         }
         let c = &self.cache[slot];
         let mut list = std::mem::take(&mut self.lists[ply]);
@@ -216,6 +296,9 @@ impl MovePicker {
                 taken += 1;
             }
         }
+        // Against a winning threat only the stoppers matter (every other move loses at once).
+        self.complete[ply] =
+            c.all_stoppers && (c.decisive || (c.complete && c.rest.len() <= width));
         if list.is_empty() && !pos.is_finished() {
             list.push((Move::Pass, true));
         }
@@ -231,13 +314,24 @@ impl MovePicker {
         block_cap: usize,
         params: &Params,
         history: &[i32],
-    ) -> (Vec<Move>, Vec<Move>, bool) {
+        out: &mut Candidates,
+    ) -> bool {
         self.compute_weights(pos, params);
-        let threat = threat_zone(pos);
+        let found = threat(pos);
+        let threat = found.map(|t| t.zone);
+        let us = pos.side_to_move();
+        // With one piece left, the own last drop ends the game too: not a plain loss.
+        let last_drop = pos.variant() == Variant::Standard && pos.hand_total(us) == 1;
+        out.decisive = found.is_some_and(|t| t.decisive) && !last_drop;
         if let Some(zone) = threat {
             // Every move meeting the threat zone must be looked at, so it must be hot.
             self.hot |= zone;
         }
+        let max_bonus = history_bonus(
+            self.history_max[pos.side_to_move().index()],
+            params.history_div,
+        );
+        self.filter_drops(pos, n, threat, max_bonus);
         let mut all = std::mem::take(&mut self.all);
         let mut scored = std::mem::take(&mut self.scored);
         let mut cold = std::mem::take(&mut self.cold);
@@ -252,22 +346,38 @@ impl MovePicker {
             all: &mut all,
             scored: &mut scored,
             cold: &mut cold,
+            lifted_from: None,
+            lift: 0,
         };
         pos.generate(&mut sink);
-        let mut blockers: Vec<(i32, u32)> = Vec::new();
-        let mut rest: Vec<(i32, u32)> = Vec::with_capacity(scored.len());
-        for &(s, i) in &scored {
-            let mv = all[i as usize];
-            if threat.is_some_and(|zone| touches(pos, mv, zone)) {
-                blockers.push((s, i));
-            } else {
-                rest.push((s, i));
+        let mut blockers = std::mem::take(&mut self.block_keys);
+        let mut rest = std::mem::take(&mut self.rest_keys);
+        blockers.clear();
+        rest.clear();
+        match threat {
+            Some(zone) => {
+                for &k in &scored {
+                    if touches(pos, all[key_index(k)], zone) {
+                        blockers.push(k);
+                    } else {
+                        rest.push(k);
+                    }
+                }
             }
+            None => rest.extend_from_slice(&scored),
         }
+        out.all_stoppers = blockers.len() <= block_cap;
         take_best(&mut blockers, block_cap);
         take_best(&mut rest, n);
-        let mut block_moves: Vec<Move> = blockers.iter().map(|&(_, i)| all[i as usize]).collect();
-        let mut rest_moves: Vec<Move> = rest.iter().map(|&(_, i)| all[i as usize]).collect();
+        let Candidates {
+            blockers: block_moves,
+            rest: rest_moves,
+            ..
+        } = out;
+        block_moves.clear();
+        rest_moves.clear();
+        block_moves.extend(blockers.iter().map(|&k| all[key_index(k)]));
+        rest_moves.extend(rest.iter().map(|&k| all[key_index(k)]));
         // Too few scored moves: fill up with cold drops.
         'fill: for &(kind, o, puncts) in &cold {
             for p in puncts {
@@ -280,10 +390,9 @@ impl MovePicker {
         let complete = rest_moves.len() < n;
         // With one piece left in the standard game, dropping it ends the game on the centre
         // count: all such drops are alike (none touches the centre), so one stands for all.
-        let us = pos.side_to_move();
-        if pos.variant() == Variant::Standard && pos.hand_total(us) == 1 {
+        if last_drop {
             let has_drop = |v: &[Move]| v.iter().any(|m| matches!(m, Move::Drop(_)));
-            if !has_drop(&block_moves) && !has_drop(&rest_moves) {
+            if !has_drop(block_moves) && !has_drop(rest_moves) {
                 if let Some(drop) = any_drop(pos) {
                     block_moves.push(drop);
                 }
@@ -292,7 +401,9 @@ impl MovePicker {
         self.all = all;
         self.scored = scored;
         self.cold = cold;
-        (block_moves, rest_moves, complete)
+        self.block_keys = blockers;
+        self.rest_keys = rest;
+        complete
     }
 }
 
@@ -305,6 +416,10 @@ struct Candidates {
     rest: Vec<Move>,
     /// `rest` holds every move that is not a stopper.
     complete: bool,
+    /// `blockers` holds every move that may stop the opponent's threats.
+    all_stoppers: bool,
+    /// The opponent threatens a win: moves other than `blockers` lose at once.
+    decisive: bool,
 }
 
 /// Scores moves as they are generated: every shift, and the drops that meet a hot space.
@@ -314,8 +429,11 @@ struct ScoringSink<'a> {
     params: &'a Params,
     history: &'a [i32],
     all: &'a mut Vec<Move>,
-    scored: &'a mut Vec<(i32, u32)>,
+    scored: &'a mut Vec<u64>,
     cold: &'a mut Vec<(Kind, u8, CellSet)>,
+    /// The piece whose shifts are being scored, and its lift penalty.
+    lifted_from: Option<Cell>,
+    lift: i32,
 }
 
 impl MoveSink for ScoringSink<'_> {
@@ -324,16 +442,17 @@ impl MoveSink for ScoringSink<'_> {
         let [a, b] = kind.minor_offsets(o);
         let hot = self.picker.hot;
         let warm = puncts & (hot | hot.shifted_down(a) | hot.shifted_down(b));
+        let scored = warm & self.picker.drop_filter[kind.index() * 6 + o as usize];
         let w = &self.picker.weights;
         let base = self.pos.side_to_move().index() * PLACEMENT_SLOTS;
         let div = self.params.history_div;
-        for p in warm {
+        for p in scored {
             let i = p.index();
             let s = w[i] + w[(i as i32 + a) as usize] + w[(i as i32 + b) as usize];
             let pl = Placement::new_unchecked(kind, p, o);
             let h = self.history[base + pl.index()];
             self.scored
-                .push((s * 16 + history_bonus(h, div), self.all.len() as u32));
+                .push(sort_key(s * 16 + history_bonus(h, div), self.all.len()));
             self.all.push(Move::Drop(pl));
         }
         let rest = puncts - warm;
@@ -344,10 +463,25 @@ impl MoveSink for ScoringSink<'_> {
 
     #[inline]
     fn shift(&mut self, from: Cell, to: Placement) {
-        let mv = Move::Shift { from, to };
-        let s = self.picker.score(self.pos, mv, self.params, self.history);
-        self.scored.push((s, self.all.len() as u32));
-        self.all.push(mv);
+        // Shifts come piece by piece: the lift penalty is found once per piece.
+        if self.lifted_from != Some(from) {
+            self.lifted_from = Some(from);
+            self.lift = self.pos.top_piece(from).map_or(0, |id| {
+                self.pos
+                    .piece(id)
+                    .placement
+                    .cells()
+                    .iter()
+                    .map(|c| self.picker.lift_penalty[c.index()])
+                    .sum::<i32>()
+            });
+        }
+        let w = &self.picker.weights;
+        let land: i32 = to.cells().iter().map(|c| w[c.index()]).sum();
+        let h = self.history[self.pos.side_to_move().index() * PLACEMENT_SLOTS + to.index()];
+        let s = (land - self.lift) * 16 + history_bonus(h, self.params.history_div);
+        self.scored.push(sort_key(s, self.all.len()));
+        self.all.push(Move::Shift { from, to });
     }
 }
 
@@ -379,13 +513,44 @@ fn touches(pos: &Position, mv: Move, zone: CellSet) -> bool {
     lands || lifts
 }
 
-/// Keeps the `n` best (highest score, then lowest index) in order.
-fn take_best(v: &mut Vec<(i32, u32)>, n: usize) {
-    let key = |&(s, i): &(i32, u32)| (Reverse(s), i);
+/// A score and a generation index packed so that ascending keys mean the highest score
+/// first, then the lowest index (one integer comparison instead of a tuple's).
+#[inline]
+fn sort_key(score: i32, index: usize) -> u64 {
+    let biased = (score as u32) ^ 0x8000_0000; // order-preserving i32 -> u32
+    (((u32::MAX - biased) as u64) << 32) | index as u64
+}
+
+#[inline]
+fn key_index(key: u64) -> usize {
+    (key & 0xffff_ffff) as usize
+}
+
+/// Keeps the `n` best keys (highest score, then lowest index) in order.
+fn take_best(v: &mut Vec<u64>, n: usize) {
     if v.len() > n && n > 0 {
-        v.select_nth_unstable_by_key(n - 1, key);
-        v.truncate(n);
+        v.select_nth_unstable(n - 1);
     }
     v.truncate(n);
-    v.sort_unstable_by_key(key);
+    v.sort_unstable();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sort_keys_order_by_score_then_index() {
+        let mut v = vec![
+            sort_key(5, 3),
+            sort_key(-7, 0),
+            sort_key(5, 1),
+            sort_key(i32::MAX, 9),
+            sort_key(i32::MIN, 2),
+            sort_key(0, 4),
+        ];
+        take_best(&mut v, 4);
+        let got: Vec<usize> = v.iter().map(|&k| key_index(k)).collect();
+        assert_eq!(got, vec![9, 1, 3, 4]);
+    }
 }

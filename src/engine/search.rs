@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use crate::engine::evaluate::evaluate;
 use crate::engine::movepick::MovePicker;
 use crate::engine::params::Params;
-use crate::engine::threats::find_win;
+use crate::engine::threats::{find_win_cached, TouchCache};
 use crate::engine::timeman::{allocate, TimeLimits};
 use crate::engine::tt::{TranspositionTable, TtBound, MATE, MATE_BOUND};
 use crate::engine::types::{Bound, Limits, Score, SearchControl, SearchInfo, SearchResult};
@@ -19,6 +19,9 @@ use crate::position::{Outcome, Position};
 const MAX_DEPTH: u32 = 64;
 const MAX_PLY: usize = 96;
 const INFINITY: i32 = MATE + 1;
+/// What a node returns instead of a loss when moves were pruned there: the loss is not
+/// proven (an unsearched move may escape), but all that was searched loses.
+const UNPROVEN_LOSS: i32 = -(MATE_BOUND - 1);
 /// Nodes between looks at the clock and the stop flag.
 const POLL_MASK: u64 = 31;
 /// Root improvements are reported only after this much time (no flood of info lines).
@@ -56,6 +59,8 @@ pub struct Searcher {
     seed: u64,
     tt: TranspositionTable,
     history: Vec<i32>,
+    /// Kept between searches for its buffers (its lists are forgotten at each search).
+    picker: MovePicker,
 }
 
 impl Searcher {
@@ -69,6 +74,7 @@ impl Searcher {
             history: vec![0; 2 * PLACEMENT_SLOTS],
             facts: vec![NO_FACTS; 1 << CACHE_BITS],
             facts_params: Params::default(),
+            picker: MovePicker::new(MAX_PLY + 1),
         }
     }
 
@@ -125,6 +131,7 @@ impl Searcher {
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
         self.tt.new_search();
+        self.picker.start(&self.history);
         if self.facts_params != self.params {
             self.facts.iter_mut().for_each(|f| *f = NO_FACTS);
             self.facts_params = self.params.clone();
@@ -136,14 +143,16 @@ impl Searcher {
             facts: &mut self.facts,
             killers: vec![[None; 2]; MAX_PLY + 1],
             pv: vec![Vec::new(); MAX_PLY + 2],
-            picker: MovePicker::new(MAX_PLY + 1),
+            picker: &mut self.picker,
             scratch: Vec::with_capacity(256),
+            touches: TouchCache::default(),
             ctl,
             clock: Clock::new(limits, ctl),
             nodes: 0,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
             aborted: false,
             seldepth: 0,
+            partial: None,
         };
         let mut pos = pos.clone();
         worker.run(&mut pos, limits, report)
@@ -216,14 +225,18 @@ struct Worker<'a> {
     facts: &'a mut [Facts],
     killers: Vec<[Option<Move>; 2]>,
     pv: Vec<Vec<Move>>,
-    picker: MovePicker,
+    picker: &'a mut MovePicker,
     scratch: Vec<Move>,
+    touches: TouchCache,
     ctl: &'a SearchControl,
     clock: Clock,
     nodes: u64,
     node_limit: u64,
     aborted: bool,
     seldepth: usize,
+    /// The root move that last raised alpha in the current iteration, with its score and PV:
+    /// what an interrupted iteration has learnt.
+    partial: Option<(i32, Vec<Move>, Bound)>,
 }
 
 /// The score of a finished game for the side to move, `ply` moves from the root.
@@ -294,7 +307,10 @@ impl Worker<'_> {
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let mut completed = 0;
         let mut best_score = -INFINITY;
+        // The answer so far: score and PV of the last completed iteration's best move.
+        let mut answer: Option<(i32, Vec<Move>)> = None;
         for depth in 1..=max_depth {
+            self.partial = None;
             let score = if multipv == 1 && depth > 1 && best_score.abs() < MATE_BOUND {
                 self.aspiration(pos, &mut root, depth, best_score, report)
             } else {
@@ -303,10 +319,20 @@ impl Worker<'_> {
             // Searched moves first, best first; a stable sort keeps the earlier order on ties.
             root.sort_by(|a, b| b.depth.cmp(&a.depth).then(b.score.cmp(&a.score)));
             if self.aborted {
+                // A move that raised alpha in the interrupted iteration beat the rest so far
+                // (with MultiPV the completed lines stand).
+                // It is reported, so that the last line and the answer agree.
+                if multipv == 1 {
+                    if let Some((score, pv, bound)) = self.partial.take() {
+                        report(&self.info(depth, 1, score, bound, &pv));
+                        answer = Some((score, pv));
+                    }
+                }
                 break;
             }
             completed = depth;
             best_score = score;
+            answer = Some((root[0].score, root[0].pv.clone()));
             for (i, rm) in root.iter().take(multipv).enumerate() {
                 let info = self.info(depth, i + 1, rm.score, Bound::Exact, &rm.pv);
                 report(&info);
@@ -321,12 +347,11 @@ impl Worker<'_> {
                 break;
             }
         }
-        let best = &root[0];
         // Stopped before any move was scored: the static order's first, score unknown.
-        let score = if best.depth == 0 { 0 } else { best.score };
+        let (score, pv) = answer.unwrap_or_else(|| (0, vec![root[0].mv]));
         SearchResult {
-            best: Some(best.mv),
-            ponder: best.pv.get(1).copied(),
+            best: Some(pv[0]),
+            ponder: pv.get(1).copied(),
             score: uci_score(score.clamp(-MATE, MATE)),
             depth: completed.max(1),
             nodes: self.nodes,
@@ -410,8 +435,10 @@ impl Worker<'_> {
         let mut alpha = alpha_in;
         let mut best = -INFINITY;
         let mut exact_scores: Vec<i32> = Vec::new();
-        for (i, rm) in root.iter_mut().take(width).enumerate() {
-            if self.poll() {
+        for (i, rm) in root.iter_mut().enumerate() {
+            // Past the width only while every searched move loses: a lost root is proven
+            // over all moves, or an escape is found.
+            if (i >= width && best > -MATE_BOUND) || self.poll() {
                 break;
             }
             // With MultiPV, a move must beat the K-th best line so far to be searched exactly.
@@ -461,6 +488,12 @@ impl Worker<'_> {
             }
             if score > alpha {
                 alpha = score;
+                let bound = if score >= beta {
+                    Bound::Lower
+                } else {
+                    Bound::Exact
+                };
+                self.partial = Some((score, rm.pv.clone(), bound));
                 if i > 0 && depth > 1 && self.clock.elapsed() >= IMPROVEMENT_REPORT_AFTER {
                     let pv = rm.pv.clone();
                     let bound = if score >= beta {
@@ -523,7 +556,7 @@ impl Worker<'_> {
         if !facts.valid || facts.key != key {
             facts = Facts {
                 key,
-                win: find_win(pos, &mut self.scratch),
+                win: find_win_cached(pos, &mut self.scratch, &mut self.touches),
                 eval: NO_EVAL,
                 valid: true,
             };
@@ -616,6 +649,9 @@ impl Worker<'_> {
                 }
             }
         }
+        if best <= -MATE_BOUND && !self.picker.is_complete(ply) {
+            best = UNPROVEN_LOSS;
+        }
         let bound = if best >= beta {
             TtBound::Lower
         } else if best_move.is_some() {
@@ -637,6 +673,8 @@ impl Worker<'_> {
         if let Some(pl) = mv.placement() {
             let h = &mut self.history[side.index() * PLACEMENT_SLOTS + pl.index()];
             *h = (*h + depth * depth).min(1 << 20);
+            let h = *h;
+            self.picker.note_history(side.index(), h);
         }
     }
 }

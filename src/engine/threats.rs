@@ -180,6 +180,65 @@ pub fn path_zone(
     zone
 }
 
+/// The shortest connection distance over the three axes when it is at most `cap`, with the
+/// spaces on connections of cost at most that distance plus `slack` (as [`path_zone`]).
+/// One search from the first side of each axis serves both answers.
+pub fn near_paths(
+    own: CellSet,
+    cheap: CellSet,
+    dear: CellSet,
+    dear_cost: i32,
+    cap: u32,
+    slack: u32,
+) -> Option<(u32, CellSet)> {
+    let t = terrain(own, cheap, dear, dear_cost);
+    let sides = Axis::ALL.map(|axis| axis.sides());
+    let mut waves = sides.map(|(a, _)| Wave::new(a.cells(), &t));
+    let mut from_a: [Vec<CellSet>; 3] = Default::default();
+    let mut distance = None;
+    for level in 0..=cap as usize {
+        for (k, wave) in waves.iter_mut().enumerate() {
+            if level > 0 {
+                wave.step(level, &t);
+            }
+            from_a[k].push(wave.reach);
+            if distance.is_none() && wave.reach.intersects(sides[k].1.cells()) {
+                distance = Some(level);
+            }
+        }
+        if distance.is_some() {
+            break;
+        }
+        if waves.iter().all(|w| w.pending.iter().all(|p| p.is_empty())) {
+            return None;
+        }
+    }
+    let d = distance?;
+    let budget = d + slack as usize;
+    for (k, wave) in waves.iter_mut().enumerate() {
+        for level in d + 1..=budget {
+            wave.step(level, &t);
+            from_a[k].push(wave.reach);
+        }
+    }
+    let mut zone = CellSet::EMPTY;
+    let mut lb = Vec::new();
+    for (k, (_, b)) in sides.iter().enumerate() {
+        let la = &from_a[k];
+        if !la[budget].intersects(b.cells()) {
+            continue;
+        }
+        layers(b.cells(), &t, budget, &mut lb);
+        for j in 0..=budget {
+            zone |= la[j] & lb[budget - j] & t.own;
+            if j >= 1 {
+                zone |= (la[j] & lb[budget + 1 - j]) - t.own;
+            }
+        }
+    }
+    Some((d as u32, zone))
+}
+
 /// `seed` grown through `own` (adjacent own dots), one neighbourhood per round.
 fn flood_own(seed: CellSet, own: CellSet) -> CellSet {
     let mut reach = seed;
@@ -195,6 +254,7 @@ fn flood_own(seed: CellSet, own: CellSet) -> CellSet {
 /// neighbours of the own dots already joined to it. A connected set of new dots (every piece
 /// shape is connected) completes a connection exactly when it meets both of an axis. Every
 /// dot of a piece is within 2 steps of its PÜNCT, so the PÜNCT lies within 2 of both.
+#[derive(Copy, Clone)]
 struct Touch {
     axes: [(CellSet, CellSet); 3],
     /// Where the PÜNCT of a completing piece can be.
@@ -355,26 +415,87 @@ fn shift_win(pos: &mut Position, touch: &Touch, scratch: &mut Vec<Move>) -> Opti
                 let Some(to) = Placement::new(kind, p, o) else {
                     continue;
                 };
-                if touch.completes(to.cells()) && shift_is_legal(pos, id, to) {
-                    scratch.push(Move::Shift { from, to });
+                // The mover's own connection decides first (RULES.md), so the top view
+                // after the shift settles it without playing the move.
+                if touch.completes(to.cells())
+                    && shift_is_legal(pos, id, to)
+                    && shift_connects(pos, us, id, to)
+                {
+                    return Some(Move::Shift { from, to });
                 }
             }
-        }
-    }
-    for &mv in scratch.iter() {
-        pos.make(mv);
-        let won = pos.outcome().is_some_and(|o| o.winner == Some(us));
-        pos.unmake();
-        if won {
-            return Some(mv);
         }
     }
     None
 }
 
+/// The `Touch` of recent top views. Siblings reached by drops share the top view of the side
+/// to move (a drop never covers a dot), so most leaves find theirs here.
+pub struct TouchCache {
+    slots: Vec<Option<(CellSet, Touch)>>,
+}
+
+const TOUCH_SLOTS: usize = 64;
+
+/// A multiply-fold hash of a few words (a cache index, not for untrusted keys).
+struct FoldHasher(u64);
+
+impl std::hash::Hasher for FoldHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        bytes.iter().for_each(|&b| self.write_u64(b as u64));
+    }
+
+    #[inline]
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(23) ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+
+    #[inline]
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+}
+
+impl Default for TouchCache {
+    fn default() -> TouchCache {
+        TouchCache {
+            slots: vec![None; TOUCH_SLOTS],
+        }
+    }
+}
+
+impl TouchCache {
+    fn touch(&mut self, own: CellSet) -> Touch {
+        let mut h = FoldHasher(0);
+        std::hash::Hash::hash(&own, &mut h);
+        let slot = (std::hash::Hasher::finish(&h) >> 58) as usize % TOUCH_SLOTS;
+        match self.slots[slot] {
+            Some((set, touch)) if set == own => touch,
+            _ => {
+                let touch = Touch::new(own);
+                self.slots[slot] = Some((own, touch));
+                touch
+            }
+        }
+    }
+}
+
 /// A move that wins at once for the side to move: a connection, or in the standard game a
 /// last drop with more central dots. Cheap when no piece could join two sides.
 pub fn find_win(pos: &mut Position, scratch: &mut Vec<Move>) -> Option<Move> {
+    find_win_cached(pos, scratch, &mut TouchCache::default())
+}
+
+/// [`find_win`] with a cache of the sets it derives from top views.
+pub fn find_win_cached(
+    pos: &mut Position,
+    scratch: &mut Vec<Move>,
+    cache: &mut TouchCache,
+) -> Option<Move> {
     if pos.is_finished() {
         return None;
     }
@@ -389,7 +510,7 @@ pub fn find_win(pos: &mut Position, scratch: &mut Vec<Move>) -> Option<Move> {
             }
         }
     }
-    let touch = Touch::new(pos.top_view(us));
+    let touch = cache.touch(pos.top_view(us));
     if !touch.near() {
         return None;
     }
@@ -427,7 +548,23 @@ fn shift_connects(pos: &Position, colour: Colour, id: usize, to: Placement) -> b
 /// winning drop or shift (with the shifted piece's own spaces), the opponent's dots joined to
 /// the sides, and the centre when the opponent's last drop would win or draw the count.
 pub fn threat_zone(pos: &Position) -> Option<CellSet> {
+    threat(pos).map(|t| t.zone)
+}
+
+/// The opponent's one-move threats (see [`threat_zone`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Threat {
+    /// Every move that stops the threats touches this zone.
+    pub zone: CellSet,
+    /// The opponent has a winning move (not only a drawing last drop): every move of the side
+    /// to move that does not touch the zone loses at once.
+    pub decisive: bool,
+}
+
+/// [`threat_zone`] with whether the threat is a win (see [`Threat`]).
+pub fn threat(pos: &Position) -> Option<Threat> {
     let them = !pos.side_to_move();
+    let mut decisive = false;
     let mut zone = CellSet::EMPTY;
     let mut threatened = false;
     let touch = Touch::new(pos.top_view(them));
@@ -483,6 +620,7 @@ pub fn threat_zone(pos: &Position) -> Option<CellSet> {
         }
         if threatened {
             zone |= touch.chains;
+            decisive = true;
         }
     }
     if pos.variant() == Variant::Standard && pos.hand_total(them) == 1 {
@@ -494,10 +632,11 @@ pub fn threat_zone(pos: &Position) -> Option<CellSet> {
         };
         if theirs >= mine {
             threatened = true;
+            decisive |= theirs > mine;
             zone |= central_cells();
         }
     }
-    threatened.then_some(zone)
+    threatened.then_some(Threat { zone, decisive })
 }
 
 #[cfg(test)]
@@ -521,6 +660,24 @@ mod tests {
         assert_eq!(d1, 17);
         // West-East must cross the wall; other axes cross it too (it spans the board).
         assert_eq!(d3, 19);
+    }
+
+    #[test]
+    fn near_paths_is_distance_and_path_zone() {
+        for text in [
+            "Wc5c6d6/Bf5f6f7 w 2",
+            "Wc3c4c5/Wc6c7c8/Wd2d1d3/Be1e2f2/We3e4d4/We10d9f10/Bf5f6g6/Bf11f12f13/Bg4g3g5/Bg7h8h9/Bg10g11h11/Wg13g12h14/Bg14h15i16/Wj17j16i15 b 17",
+        ] {
+            let pos = parse_position(text, Variant::Standard).unwrap();
+            for colour in [Colour::White, Colour::Black] {
+                let (own, empty, opp) = (pos.top_view(colour), pos.empty_cells(), pos.top_view(!colour));
+                for (cost, cap, slack) in [(1, 24, 1), (2, 24, 1), (2, 24, 0), (3, 5, 2)] {
+                    let d = distance_within(own, empty, opp, cost, cap);
+                    let want = (d <= cap).then(|| (d, path_zone(own, empty, opp, cost, d + slack)));
+                    assert_eq!(near_paths(own, empty, opp, cost, cap, slack), want, "{text} {colour:?} {cost}");
+                }
+            }
+        }
     }
 
     #[test]
