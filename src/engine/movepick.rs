@@ -53,6 +53,9 @@ pub struct MovePicker {
     drop_filter: [CellSet; SHAPES],
     /// Per colour, the largest history value (it bounds how far history can lift a move).
     history_max: [i32; 2],
+    /// At least `n` non-stopper drops have a key of this or more (see `filter_drops`): a
+    /// non-stopper shift below it cannot make the list.
+    shift_cutoff: Option<i32>,
 }
 
 /// Drop shapes indexed `kind * 6 + orientation`.
@@ -107,6 +110,9 @@ impl MovePicker {
             }
         }
         let threshold = kth_largest(&scores, &domains, n);
+        // Drops come first in generation order, so a shift tying them ranks behind them too;
+        // history bonuses are never negative.
+        self.shift_cutoff = threshold.map(|t| t * 16);
         for i in 0..SHAPES {
             self.drop_filter[i] = match threshold {
                 Some(t) => stoppers[i] | scores[i].at_least(t - max_bonus / 16, domains[i]),
@@ -130,6 +136,7 @@ impl MovePicker {
             lift_penalty: vec![0; GRID_LEN],
             drop_filter: [CellSet::EMPTY; SHAPES],
             history_max: [0; 2],
+            shift_cutoff: None,
         }
     }
 
@@ -346,8 +353,10 @@ impl MovePicker {
             all: &mut all,
             scored: &mut scored,
             cold: &mut cold,
+            zone: threat,
             lifted_from: None,
             lift: 0,
+            lift_touches: false,
         };
         pos.generate(&mut sink);
         let mut blockers = std::mem::take(&mut self.block_keys);
@@ -431,9 +440,13 @@ struct ScoringSink<'a> {
     all: &'a mut Vec<Move>,
     scored: &'a mut Vec<u64>,
     cold: &'a mut Vec<(Kind, u8, CellSet)>,
-    /// The piece whose shifts are being scored, and its lift penalty.
+    /// The opponent's threat zone: shifts meeting it are stoppers and always kept.
+    zone: Option<CellSet>,
+    /// The piece whose shifts are being scored, its lift penalty, and whether lifting it
+    /// meets the threat zone.
     lifted_from: Option<Cell>,
     lift: i32,
+    lift_touches: bool,
 }
 
 impl MoveSink for ScoringSink<'_> {
@@ -466,20 +479,35 @@ impl MoveSink for ScoringSink<'_> {
         // Shifts come piece by piece: the lift penalty is found once per piece.
         if self.lifted_from != Some(from) {
             self.lifted_from = Some(from);
-            self.lift = self.pos.top_piece(from).map_or(0, |id| {
-                self.pos
-                    .piece(id)
-                    .placement
-                    .cells()
+            let old = self
+                .pos
+                .top_piece(from)
+                .map(|id| self.pos.piece(id).placement);
+            self.lift = old.map_or(0, |pl| {
+                pl.cells()
                     .iter()
                     .map(|c| self.picker.lift_penalty[c.index()])
                     .sum::<i32>()
             });
+            self.lift_touches = match (old, self.zone) {
+                (Some(pl), Some(z)) => pl.cells().iter().any(|&c| z.contains(c)),
+                _ => false,
+            };
         }
         let w = &self.picker.weights;
-        let land: i32 = to.cells().iter().map(|c| w[c.index()]).sum();
+        let cells = to.cells();
+        let land: i32 = cells.iter().map(|c| w[c.index()]).sum();
         let h = self.history[self.pos.side_to_move().index() * PLACEMENT_SLOTS + to.index()];
         let s = (land - self.lift) * 16 + history_bonus(h, self.params.history_div);
+        if let Some(cutoff) = self.picker.shift_cutoff {
+            let stopper = self.lift_touches
+                || self
+                    .zone
+                    .is_some_and(|z| cells.iter().any(|&c| z.contains(c)));
+            if s < cutoff && !stopper {
+                return;
+            }
+        }
         self.scored.push(sort_key(s, self.all.len()));
         self.all.push(Move::Shift { from, to });
     }
