@@ -11,7 +11,7 @@ use crate::engine::params::Params;
 use crate::engine::sliced::{kth_largest, Sliced};
 use crate::engine::threats::{any_drop, near_paths, threat, threat_zone};
 use crate::geometry::Cell;
-use crate::geometry::{central_cells, GRID_LEN};
+use crate::geometry::{board_cells, central_cells, GRID_LEN};
 use crate::movegen::MoveSink;
 use crate::moves::Move;
 use crate::piece::PLACEMENT_SLOTS;
@@ -56,6 +56,10 @@ pub struct MovePicker {
     /// At least `n` non-stopper drops have a key of this or more (see `filter_drops`): a
     /// non-stopper shift below it cannot make the list.
     shift_cutoff: Option<i32>,
+    /// Landing sums below this cannot lift a shift to `shift_cutoff`, whatever its history.
+    shift_keep: Option<i32>,
+    /// The weights bit-sliced (as `filter_drops` last found them).
+    sliced_weights: Sliced,
 }
 
 /// Drop shapes indexed `kind * 6 + orientation`.
@@ -113,6 +117,8 @@ impl MovePicker {
         // Drops come first in generation order, so a shift tying them ranks behind them too;
         // history bonuses are never negative.
         self.shift_cutoff = threshold.map(|t| t * 16);
+        self.shift_keep = threshold.map(|t| t - max_bonus / 16);
+        self.sliced_weights = weights;
         for i in 0..SHAPES {
             self.drop_filter[i] = match threshold {
                 Some(t) => stoppers[i] | scores[i].at_least(t - max_bonus / 16, domains[i]),
@@ -137,6 +143,8 @@ impl MovePicker {
             drop_filter: [CellSet::EMPTY; SHAPES],
             history_max: [0; 2],
             shift_cutoff: None,
+            shift_keep: None,
+            sliced_weights: Sliced::ZERO,
         }
     }
 
@@ -357,6 +365,7 @@ impl MovePicker {
             lifted_from: None,
             lift: 0,
             lift_touches: false,
+            targets: [None; 6],
         };
         pos.generate(&mut sink);
         let mut blockers = std::mem::take(&mut self.block_keys);
@@ -447,6 +456,9 @@ struct ScoringSink<'a> {
     lifted_from: Option<Cell>,
     lift: i32,
     lift_touches: bool,
+    /// Per kind, the PÜNCT spaces a shift may land on and still make the list or stop the
+    /// threat (found on first use).
+    targets: [Option<CellSet>; 6],
 }
 
 impl MoveSink for ScoringSink<'_> {
@@ -472,6 +484,32 @@ impl MoveSink for ScoringSink<'_> {
         if !rest.is_empty() {
             self.cold.push((kind, o, rest));
         }
+    }
+
+    fn shift_targets(&mut self, from: Cell, kind: Kind) -> Option<CellSet> {
+        let keep = self.picker.shift_keep?;
+        let (pos, picker, zone) = (self.pos, self.picker, self.zone);
+        if let Some(z) = zone {
+            // Lifting a piece off the threat zone makes every shift of it a stopper.
+            let old = pos.top_piece(from).map(|id| pos.piece(id).placement);
+            if old.is_some_and(|pl| pl.cells().iter().any(|&c| z.contains(c))) {
+                return None;
+            }
+        }
+        let set = self.targets[kind.index()].get_or_insert_with(|| {
+            let board = board_cells();
+            let mut set = CellSet::EMPTY;
+            for o in 0..kind.orientations() {
+                let [a, b] = kind.minor_offsets(o);
+                let sums = picker.sliced_weights.sum_at_offsets(a, b);
+                set |= sums.at_least(keep, board);
+                if let Some(z) = zone {
+                    set |= z | z.shifted_down(a) | z.shifted_down(b);
+                }
+            }
+            set
+        });
+        Some(*set)
     }
 
     #[inline]
