@@ -60,6 +60,9 @@ pub struct MovePicker {
     shift_keep: Option<i32>,
     /// The weights bit-sliced (as `filter_drops` last found them).
     sliced_weights: Sliced,
+    /// Per drop shape, the landing sums `filter_drops` found (for kinds in hand only).
+    shape_sums: [Sliced; SHAPES],
+    shape_summed: [bool; SHAPES],
 }
 
 /// Drop shapes indexed `kind * 6 + orientation`.
@@ -92,7 +95,8 @@ impl MovePicker {
         let area = pos.drop_area();
         let hot = self.hot;
         let weights = Sliced::from_values(&self.weights, hot);
-        let mut scores = [Sliced::ZERO; SHAPES];
+        let scores = &mut self.shape_sums;
+        self.shape_summed = [false; SHAPES];
         let mut domains = [CellSet::EMPTY; SHAPES];
         let mut stoppers = [CellSet::EMPTY; SHAPES];
         for kind in Kind::ALL {
@@ -111,9 +115,10 @@ impl MovePicker {
                 stoppers[i] = stop;
                 domains[i] = warm - stop;
                 scores[i] = weights.sum_at_offsets(a, b);
+                self.shape_summed[i] = true;
             }
         }
-        let threshold = kth_largest(&scores, &domains, n);
+        let threshold = kth_largest(scores, &domains, n);
         // Drops come first in generation order, so a shift tying them ranks behind them too;
         // history bonuses are never negative.
         self.shift_cutoff = threshold.map(|t| t * 16);
@@ -121,7 +126,9 @@ impl MovePicker {
         self.sliced_weights = weights;
         for i in 0..SHAPES {
             self.drop_filter[i] = match threshold {
-                Some(t) => stoppers[i] | scores[i].at_least(t - max_bonus / 16, domains[i]),
+                Some(t) => {
+                    stoppers[i] | self.shape_sums[i].at_least(t - max_bonus / 16, domains[i])
+                }
                 None => stoppers[i] | domains[i],
             };
         }
@@ -145,6 +152,8 @@ impl MovePicker {
             shift_cutoff: None,
             shift_keep: None,
             sliced_weights: Sliced::ZERO,
+            shape_sums: [Sliced::ZERO; SHAPES],
+            shape_summed: [false; SHAPES],
         }
     }
 
@@ -501,8 +510,15 @@ impl MoveSink for ScoringSink<'_> {
             let mut set = CellSet::EMPTY;
             for o in 0..kind.orientations() {
                 let [a, b] = kind.minor_offsets(o);
-                let sums = picker.sliced_weights.sum_at_offsets(a, b);
-                set |= sums.at_least(keep, board);
+                let i = kind.index() * 6 + o as usize;
+                set |= if picker.shape_summed[i] {
+                    picker.shape_sums[i].at_least(keep, board)
+                } else {
+                    picker
+                        .sliced_weights
+                        .sum_at_offsets(a, b)
+                        .at_least(keep, board)
+                };
                 if let Some(z) = zone {
                     set |= z | z.shifted_down(a) | z.shifted_down(b);
                 }
