@@ -406,13 +406,14 @@ fn shift_is_legal(pos: &Position, id: usize, to: Placement) -> bool {
 fn shift_win(pos: &mut Position, touch: &Touch, scratch: &mut Vec<Move>) -> Option<Move> {
     let us = pos.side_to_move();
     scratch.clear();
+    let lines: &[CellSet] = &LINES;
     for (id, piece) in pos.pieces() {
         let from = piece.placement.punct();
-        if piece.colour != us || pos.movable_piece_at(from) != Some(id) {
+        if piece.colour != us {
             continue;
         }
-        let line = LINES[from.index()] & touch.any;
-        if line.is_empty() {
+        let line = lines[from.index()] & touch.any;
+        if line.is_empty() || pos.movable_piece_at(from) != Some(id) {
             continue;
         }
         let kind = piece.placement.kind();
