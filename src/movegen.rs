@@ -15,6 +15,12 @@ pub trait MoveSink {
     fn drops(&mut self, kind: Kind, orientation: u8, puncts: CellSet);
     /// A shift of the piece whose PÜNCT is on `from`.
     fn shift(&mut self, from: Cell, to: Placement);
+    /// The PÜNCT spaces the sink wants shifts of the piece on `from` to (`None`: all). Others
+    /// are skipped unchecked; a sink that would discard them anyway saves their generation.
+    #[inline]
+    fn shift_targets(&mut self, _from: Cell, _kind: Kind) -> Option<CellSet> {
+        None
+    }
 }
 
 impl MoveSink for Vec<Move> {
@@ -143,6 +149,12 @@ impl Position {
             if !on_top {
                 continue;
             }
+            let kind = piece.placement.kind();
+            let from = piece.placement.punct();
+            let targets = sink.shift_targets(from, kind);
+            if targets.is_some_and(|t| t.is_empty()) {
+                continue;
+            }
             // Lift the piece: heights and top colours below it.
             for c in cells {
                 let i = c.index();
@@ -157,10 +169,11 @@ impl Position {
                     own.remove(c);
                 }
             }
-            let kind = piece.placement.kind();
-            let from = piece.placement.punct();
             let old_orientation = piece.placement.orientation();
             let mut try_target = |t: Cell| {
+                if targets.is_some_and(|set| !set.contains(t)) {
+                    return;
+                }
                 let base = Placement::slot(kind, t, 0);
                 for o in 0..kind.orientations() {
                     let Some([c0, c1, c2]) = table[base + o as usize] else {

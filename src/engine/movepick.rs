@@ -11,7 +11,7 @@ use crate::engine::params::Params;
 use crate::engine::sliced::{kth_largest, Sliced};
 use crate::engine::threats::{any_drop, near_paths, threat, threat_zone};
 use crate::geometry::Cell;
-use crate::geometry::{central_cells, GRID_LEN};
+use crate::geometry::{board_cells, central_cells, GRID_LEN};
 use crate::movegen::MoveSink;
 use crate::moves::Move;
 use crate::piece::PLACEMENT_SLOTS;
@@ -53,6 +53,16 @@ pub struct MovePicker {
     drop_filter: [CellSet; SHAPES],
     /// Per colour, the largest history value (it bounds how far history can lift a move).
     history_max: [i32; 2],
+    /// At least `n` non-stopper drops have a key of this or more (see `filter_drops`): a
+    /// non-stopper shift below it cannot make the list.
+    shift_cutoff: Option<i32>,
+    /// Landing sums below this cannot lift a shift to `shift_cutoff`, whatever its history.
+    shift_keep: Option<i32>,
+    /// The weights bit-sliced (as `filter_drops` last found them).
+    sliced_weights: Sliced,
+    /// Per drop shape, the landing sums `filter_drops` found (for kinds in hand only).
+    shape_sums: [Sliced; SHAPES],
+    shape_summed: [bool; SHAPES],
 }
 
 /// Drop shapes indexed `kind * 6 + orientation`.
@@ -85,7 +95,8 @@ impl MovePicker {
         let area = pos.drop_area();
         let hot = self.hot;
         let weights = Sliced::from_values(&self.weights, hot);
-        let mut scores = [Sliced::ZERO; SHAPES];
+        let scores = &mut self.shape_sums;
+        self.shape_summed = [false; SHAPES];
         let mut domains = [CellSet::EMPTY; SHAPES];
         let mut stoppers = [CellSet::EMPTY; SHAPES];
         for kind in Kind::ALL {
@@ -104,12 +115,20 @@ impl MovePicker {
                 stoppers[i] = stop;
                 domains[i] = warm - stop;
                 scores[i] = weights.sum_at_offsets(a, b);
+                self.shape_summed[i] = true;
             }
         }
-        let threshold = kth_largest(&scores, &domains, n);
+        let threshold = kth_largest(scores, &domains, n);
+        // Drops come first in generation order, so a shift tying them ranks behind them too;
+        // history bonuses are never negative.
+        self.shift_cutoff = threshold.map(|t| t * 16);
+        self.shift_keep = threshold.map(|t| t - max_bonus / 16);
+        self.sliced_weights = weights;
         for i in 0..SHAPES {
             self.drop_filter[i] = match threshold {
-                Some(t) => stoppers[i] | scores[i].at_least(t - max_bonus / 16, domains[i]),
+                Some(t) => {
+                    stoppers[i] | self.shape_sums[i].at_least(t - max_bonus / 16, domains[i])
+                }
                 None => stoppers[i] | domains[i],
             };
         }
@@ -130,6 +149,11 @@ impl MovePicker {
             lift_penalty: vec![0; GRID_LEN],
             drop_filter: [CellSet::EMPTY; SHAPES],
             history_max: [0; 2],
+            shift_cutoff: None,
+            shift_keep: None,
+            sliced_weights: Sliced::ZERO,
+            shape_sums: [Sliced::ZERO; SHAPES],
+            shape_summed: [false; SHAPES],
         }
     }
 
@@ -346,8 +370,11 @@ impl MovePicker {
             all: &mut all,
             scored: &mut scored,
             cold: &mut cold,
+            zone: threat,
             lifted_from: None,
             lift: 0,
+            lift_touches: false,
+            targets: [None; 6],
         };
         pos.generate(&mut sink);
         let mut blockers = std::mem::take(&mut self.block_keys);
@@ -431,9 +458,16 @@ struct ScoringSink<'a> {
     all: &'a mut Vec<Move>,
     scored: &'a mut Vec<u64>,
     cold: &'a mut Vec<(Kind, u8, CellSet)>,
-    /// The piece whose shifts are being scored, and its lift penalty.
+    /// The opponent's threat zone: shifts meeting it are stoppers and always kept.
+    zone: Option<CellSet>,
+    /// The piece whose shifts are being scored, its lift penalty, and whether lifting it
+    /// meets the threat zone.
     lifted_from: Option<Cell>,
     lift: i32,
+    lift_touches: bool,
+    /// Per kind, the PÜNCT spaces a shift may land on and still make the list or stop the
+    /// threat (found on first use).
+    targets: [Option<CellSet>; 6],
 }
 
 impl MoveSink for ScoringSink<'_> {
@@ -461,25 +495,73 @@ impl MoveSink for ScoringSink<'_> {
         }
     }
 
+    fn shift_targets(&mut self, from: Cell, kind: Kind) -> Option<CellSet> {
+        let keep = self.picker.shift_keep?;
+        let (pos, picker, zone) = (self.pos, self.picker, self.zone);
+        if let Some(z) = zone {
+            // Lifting a piece off the threat zone makes every shift of it a stopper.
+            let old = pos.top_piece(from).map(|id| pos.piece(id).placement);
+            if old.is_some_and(|pl| pl.cells().iter().any(|&c| z.contains(c))) {
+                return None;
+            }
+        }
+        let set = self.targets[kind.index()].get_or_insert_with(|| {
+            let board = board_cells();
+            let mut set = CellSet::EMPTY;
+            for o in 0..kind.orientations() {
+                let [a, b] = kind.minor_offsets(o);
+                let i = kind.index() * 6 + o as usize;
+                set |= if picker.shape_summed[i] {
+                    picker.shape_sums[i].at_least(keep, board)
+                } else {
+                    picker
+                        .sliced_weights
+                        .sum_at_offsets(a, b)
+                        .at_least(keep, board)
+                };
+                if let Some(z) = zone {
+                    set |= z | z.shifted_down(a) | z.shifted_down(b);
+                }
+            }
+            set
+        });
+        Some(*set)
+    }
+
     #[inline]
     fn shift(&mut self, from: Cell, to: Placement) {
         // Shifts come piece by piece: the lift penalty is found once per piece.
         if self.lifted_from != Some(from) {
             self.lifted_from = Some(from);
-            self.lift = self.pos.top_piece(from).map_or(0, |id| {
-                self.pos
-                    .piece(id)
-                    .placement
-                    .cells()
+            let old = self
+                .pos
+                .top_piece(from)
+                .map(|id| self.pos.piece(id).placement);
+            self.lift = old.map_or(0, |pl| {
+                pl.cells()
                     .iter()
                     .map(|c| self.picker.lift_penalty[c.index()])
                     .sum::<i32>()
             });
+            self.lift_touches = match (old, self.zone) {
+                (Some(pl), Some(z)) => pl.cells().iter().any(|&c| z.contains(c)),
+                _ => false,
+            };
         }
         let w = &self.picker.weights;
-        let land: i32 = to.cells().iter().map(|c| w[c.index()]).sum();
+        let cells = to.cells();
+        let land: i32 = cells.iter().map(|c| w[c.index()]).sum();
         let h = self.history[self.pos.side_to_move().index() * PLACEMENT_SLOTS + to.index()];
         let s = (land - self.lift) * 16 + history_bonus(h, self.params.history_div);
+        if let Some(cutoff) = self.picker.shift_cutoff {
+            let stopper = self.lift_touches
+                || self
+                    .zone
+                    .is_some_and(|z| cells.iter().any(|&c| z.contains(c)));
+            if s < cutoff && !stopper {
+                return;
+            }
+        }
         self.scored.push(sort_key(s, self.all.len()));
         self.all.push(Move::Shift { from, to });
     }

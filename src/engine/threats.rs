@@ -257,7 +257,8 @@ fn flood_own(seed: CellSet, own: CellSet) -> CellSet {
 #[derive(Copy, Clone)]
 struct Touch {
     axes: [(CellSet, CellSet); 3],
-    /// Where the PÜNCT of a completing piece can be.
+    /// Where the PÜNCT of a completing piece can be, per axis and in all.
+    near: [CellSet; 3],
     any: CellSet,
     /// The own dots joined to a side.
     chains: CellSet,
@@ -286,6 +287,7 @@ impl Touch {
         });
         Touch {
             axes,
+            near: puncts,
             any: puncts[0] | puncts[1] | puncts[2],
             chains,
         }
@@ -295,11 +297,15 @@ impl Touch {
         !self.any.is_empty()
     }
 
-    /// Whether a piece on `cells` would meet both sides of an axis.
+    /// Whether a piece on `cells` would meet both sides of an axis (only axes whose `near`
+    /// holds the PÜNCT can be met).
     #[inline]
     fn completes(&self, cells: [Cell; 3]) -> bool {
         let hits = |set: &CellSet| cells.iter().any(|&c| set.contains(c));
-        self.axes.iter().any(|(a, b)| hits(a) && hits(b))
+        self.axes
+            .iter()
+            .zip(&self.near)
+            .any(|((a, b), near)| near.contains(cells[0]) && hits(a) && hits(b))
     }
 }
 
@@ -400,13 +406,14 @@ fn shift_is_legal(pos: &Position, id: usize, to: Placement) -> bool {
 fn shift_win(pos: &mut Position, touch: &Touch, scratch: &mut Vec<Move>) -> Option<Move> {
     let us = pos.side_to_move();
     scratch.clear();
+    let lines: &[CellSet] = &LINES;
     for (id, piece) in pos.pieces() {
         let from = piece.placement.punct();
-        if piece.colour != us || pos.movable_piece_at(from) != Some(id) {
+        if piece.colour != us {
             continue;
         }
-        let line = LINES[from.index()] & touch.any;
-        if line.is_empty() {
+        let line = lines[from.index()] & touch.any;
+        if line.is_empty() || pos.movable_piece_at(from) != Some(id) {
             continue;
         }
         let kind = piece.placement.kind();
