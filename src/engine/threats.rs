@@ -167,14 +167,21 @@ pub fn path_zone(
             continue;
         }
         layers(b.cells(), &t, budget, &mut lb);
-        // A space of cost c with cost-from-A i and cost-from-B j (both counting it) lies on a
-        // path of cost i + j - c. Own spaces (c = 0) and cheap ones (c = 1) are exact; a dear
-        // space is counted as if cheap, which only widens the zone.
-        for k in 0..=budget {
-            zone |= la[k] & lb[budget - k] & t.own;
-            if k >= 1 {
-                zone |= (la[k] & lb[budget + 1 - k]) - t.own;
-            }
+        zone |= zone_between(&la, &lb, t.own, budget);
+    }
+    zone
+}
+
+/// The spaces on paths of cost at most `budget` between two sides, from the cost layers reached
+/// from each side. A space of cost c with cost-from-A i and cost-from-B j (both counting it) lies
+/// on a path of cost i + j - c. Own spaces (c = 0) and cheap ones (c = 1) are exact; a dear space
+/// is counted as if cheap, which only widens the zone.
+fn zone_between(la: &[CellSet], lb: &[CellSet], own: CellSet, budget: usize) -> CellSet {
+    let mut zone = CellSet::EMPTY;
+    for k in 0..=budget {
+        zone |= la[k] & lb[budget - k] & own;
+        if k >= 1 {
+            zone |= (la[k] & lb[budget + 1 - k]) - own;
         }
     }
     zone
@@ -229,12 +236,7 @@ pub fn near_paths(
             continue;
         }
         layers(b.cells(), &t, budget, &mut lb);
-        for j in 0..=budget {
-            zone |= la[j] & lb[budget - j] & t.own;
-            if j >= 1 {
-                zone |= (la[j] & lb[budget + 1 - j]) - t.own;
-            }
-        }
+        zone |= zone_between(la, &lb, t.own, budget);
     }
     Some((d as u32, zone))
 }
