@@ -56,9 +56,15 @@ impl MoveSink for MoveCounter {
 impl Position {
     /// The cells where the side to move may put dots of a dropped piece (RULES.md 4.1).
     pub fn drop_area(&self) -> CellSet {
+        self.drop_area_for(self.side_to_move())
+    }
+
+    /// The cells where `colour` could put dots of a dropped piece if it were to move (the
+    /// engine asks this for the opponent's threats).
+    pub fn drop_area_for(&self, colour: Colour) -> CellSet {
         let empty = self.empty_cells();
-        let first_white_drop = self.side_to_move() == Colour::White
-            && self.hand_total(Colour::White) == PIECES_PER_PLAYER;
+        let first_white_drop =
+            colour == Colour::White && self.hand_total(Colour::White) == PIECES_PER_PLAYER;
         match self.variant() {
             Variant::Standard => empty - central_cells(),
             Variant::Basic if first_white_drop => empty - central_cells(),

@@ -351,28 +351,33 @@ pub fn any_drop(pos: &Position) -> Option<Move> {
     None
 }
 
-/// A drop of the side to move that connects (no move is made): every placement of a kind in
-/// hand with its PÜNCT where a completing piece's can be.
+/// A drop of the side to move that connects (no move is made).
 fn drop_win(pos: &Position, touch: &Touch) -> Option<Move> {
-    let side = pos.side_to_move();
-    let area = pos.drop_area();
-    for p in touch.any & area {
-        for kind in Kind::ALL {
-            if pos.in_hand(side, kind) == 0 {
-                continue;
-            }
-            for o in 0..kind.orientations() {
-                let Some(pl) = Placement::new(kind, p, o) else {
-                    continue;
-                };
+    completing_drops(pos, pos.side_to_move(), touch)
+        .next()
+        .map(Move::Drop)
+}
+
+/// Every drop of `colour` that would connect: each placement of a kind in hand, inside the drop
+/// area, with its PÜNCT where a completing piece's can be.
+fn completing_drops<'a>(
+    pos: &'a Position,
+    colour: Colour,
+    touch: &'a Touch,
+) -> impl Iterator<Item = Placement> + 'a {
+    let area = pos.drop_area_for(colour);
+    (touch.any & area).into_iter().flat_map(move |p| {
+        Kind::ALL
+            .into_iter()
+            .filter(move |&kind| pos.in_hand(colour, kind) > 0)
+            .flat_map(move |kind| {
+                (0..kind.orientations()).filter_map(move |o| Placement::new(kind, p, o))
+            })
+            .filter(move |pl| {
                 let cells = pl.cells();
-                if cells.iter().all(|&c| area.contains(c)) && touch.completes(cells) {
-                    return Some(Move::Drop(pl));
-                }
-            }
-        }
-    }
-    None
+                cells.iter().all(|&c| area.contains(c)) && touch.completes(cells)
+            })
+    })
 }
 
 /// Whether the side to move may shift piece `id` (on top of its stacks, unblocked, own) to
@@ -578,31 +583,9 @@ pub fn threat(pos: &Position) -> Option<Threat> {
     let mut threatened = false;
     let touch = Touch::new(pos.top_view(them));
     if touch.near() {
-        let empty = pos.empty_cells();
-        let first_basic_drop = pos.variant() == Variant::Basic
-            && them == Colour::White
-            && pos.hand_total(them) == PIECES_PER_PLAYER;
-        let area = if pos.variant() == Variant::Standard || first_basic_drop {
-            empty - central_cells()
-        } else {
-            empty
-        };
-        for p in touch.any & area {
-            for kind in Kind::ALL {
-                if pos.in_hand(them, kind) == 0 {
-                    continue;
-                }
-                for o in 0..kind.orientations() {
-                    let Some(pl) = Placement::new(kind, p, o) else {
-                        continue;
-                    };
-                    let cells = pl.cells();
-                    if cells.iter().all(|&c| area.contains(c)) && touch.completes(cells) {
-                        threatened = true;
-                        cells.iter().for_each(|&c| zone.insert(c));
-                    }
-                }
-            }
+        for pl in completing_drops(pos, them, &touch) {
+            threatened = true;
+            pl.cells().iter().for_each(|&c| zone.insert(c));
         }
         for (id, piece) in pos.pieces() {
             let from = piece.placement.punct();
