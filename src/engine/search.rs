@@ -1,8 +1,17 @@
 //! The search: iterative deepening over a principal variation search with aspiration windows,
 //! a transposition table, selective move lists (width caps, late-move reductions) and exact
 //! one-move threat handling at every node (see `movepick` and `threats`).
+//!
+//! With `Threads` > 1 the search is lazy SMP: helper threads search the same root beside the
+//! main one, sharing only the transposition table; they start at other depths and in a
+//! slightly shuffled root order (seeded by `Seed`), so that they fill the table ahead of the
+//! main thread instead of repeating it. The main thread alone reports and chooses the move.
 
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::engine::evaluate::evaluate;
 use crate::engine::movepick::MovePicker;
@@ -48,19 +57,40 @@ const NO_FACTS: Facts = Facts {
     valid: false,
 };
 
+/// The tables of one search thread, kept between searches (they are big).
+struct ThreadTables {
+    facts: Vec<Facts>,
+    history: Vec<i32>,
+    /// Kept between searches for its buffers (its lists are forgotten at each search).
+    picker: MovePicker,
+}
+
+impl ThreadTables {
+    fn new() -> ThreadTables {
+        ThreadTables {
+            facts: vec![NO_FACTS; 1 << CACHE_BITS],
+            history: vec![0; 2 * PLACEMENT_SLOTS],
+            picker: MovePicker::new(MAX_PLY + 1),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.history.iter_mut().for_each(|h| *h = 0);
+        self.facts.iter_mut().for_each(|f| *f = NO_FACTS);
+    }
+}
+
 /// The search with its tables; lives on the worker thread between searches.
 pub struct Searcher {
-    facts: Vec<Facts>,
     /// The parameters the cached evaluations were made with.
     facts_params: Params,
     params: Params,
     hash_mb: usize,
-    threads: usize,
     seed: u64,
     tt: TranspositionTable,
-    history: Vec<i32>,
-    /// Kept between searches for its buffers (its lists are forgotten at each search).
-    picker: MovePicker,
+    main: ThreadTables,
+    /// One per thread beyond the main one.
+    helpers: Vec<ThreadTables>,
 }
 
 impl Searcher {
@@ -68,13 +98,11 @@ impl Searcher {
         Searcher {
             params: Params::default(),
             hash_mb,
-            threads: 1,
             seed: 0,
             tt: TranspositionTable::new(hash_mb),
-            history: vec![0; 2 * PLACEMENT_SLOTS],
-            facts: vec![NO_FACTS; 1 << CACHE_BITS],
+            main: ThreadTables::new(),
+            helpers: Vec::new(),
             facts_params: Params::default(),
-            picker: MovePicker::new(MAX_PLY + 1),
         }
     }
 
@@ -84,16 +112,17 @@ impl Searcher {
         self.tt = TranspositionTable::new(mb);
     }
 
-    /// Accepted for the protocol; the search runs on one thread (no lazy SMP yet).
+    /// Search threads: the main one and `n - 1` helpers, whose tables are made here, once.
     pub fn set_threads(&mut self, n: usize) {
-        self.threads = n.max(1);
+        self.helpers.resize_with(n.max(1) - 1, ThreadTables::new);
     }
 
     pub fn threads(&self) -> usize {
-        self.threads
+        1 + self.helpers.len()
     }
 
-    /// Stored for reproducible experiments; the search itself uses no randomness.
+    /// Seeds the helpers' root shuffles; the main thread uses no randomness, so with one
+    /// thread the seed changes nothing.
     pub fn set_seed(&mut self, seed: u64) {
         self.seed = seed;
     }
@@ -105,8 +134,8 @@ impl Searcher {
     /// Forgets everything learnt from earlier searches (new game, Clear Hash).
     pub fn clear(&mut self) {
         self.tt.clear();
-        self.history.iter_mut().for_each(|h| *h = 0);
-        self.facts.iter_mut().for_each(|f| *f = NO_FACTS);
+        self.main.clear();
+        self.helpers.iter_mut().for_each(ThreadTables::clear);
     }
 
     pub fn params(&self) -> &Params {
@@ -123,6 +152,7 @@ impl Searcher {
     }
 
     /// Searches `pos` within `limits` until done or `ctl.stop`; reports progress to `report`.
+    /// Helpers, if any, search beside the main thread until it is done.
     pub fn search(
         &mut self,
         pos: &Position,
@@ -131,33 +161,66 @@ impl Searcher {
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
         self.tt.new_search();
-        self.picker.start(&self.history);
         if self.facts_params != self.params {
-            self.facts.iter_mut().for_each(|f| *f = NO_FACTS);
+            for tables in std::iter::once(&mut self.main).chain(&mut self.helpers) {
+                tables.facts.iter_mut().for_each(|f| *f = NO_FACTS);
+            }
             self.facts_params = self.params.clone();
         }
-        let mut worker = Worker {
+        let shared = Shared {
             params: &self.params,
-            tt: &mut self.tt,
-            history: &mut self.history,
-            facts: &mut self.facts,
-            killers: vec![[None; 2]; MAX_PLY + 1],
-            pv: vec![Vec::new(); MAX_PLY + 2],
-            picker: &mut self.picker,
-            scratch: Vec::with_capacity(256),
-            touches: TouchCache::default(),
+            tt: &self.tt,
             ctl,
-            clock: Clock::new(limits, ctl),
-            nodes: 0,
-            node_limit: limits.nodes.unwrap_or(u64::MAX),
-            aborted: false,
-            seldepth: 0,
-            partial: None,
+            halt: &AtomicBool::new(false),
+            nodes: &(0..self.threads()).map(|_| AtomicU64::new(0)).collect::<Vec<_>>(),
         };
-        let mut pos = pos.clone();
-        worker.run(&mut pos, limits, report)
+        // Helpers have no limits of their own: they end when the main thread does.
+        let helper_limits = Limits {
+            infinite: true,
+            searchmoves: limits.searchmoves.clone(),
+            multipv: 1,
+            ..Limits::default()
+        };
+        let seed = self.seed;
+        let mut result = std::thread::scope(|scope| {
+            for (i, tables) in self.helpers.iter_mut().enumerate() {
+                let mut pos = pos.clone();
+                let helper_limits = &helper_limits;
+                scope.spawn(move || {
+                    let mut worker = Worker::new(shared, tables, i + 1, helper_limits);
+                    worker.shuffle_seed = Some(seed);
+                    worker.run(&mut pos, helper_limits, &mut |_| {});
+                });
+            }
+            let mut worker = Worker::new(shared, &mut self.main, 0, limits);
+            let result = worker.run(&mut pos.clone(), limits, report);
+            shared.halt.store(true, Ordering::Relaxed);
+            result
+        });
+        result.nodes = shared.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum();
+        result
     }
 }
+
+/// What the search threads share.
+#[derive(Copy, Clone)]
+struct Shared<'a> {
+    params: &'a Params,
+    tt: &'a TranspositionTable,
+    ctl: &'a SearchControl,
+    /// Set when the main thread is done: the helpers stop.
+    halt: &'a AtomicBool,
+    /// Nodes searched per thread (published every few nodes), by thread index.
+    nodes: &'a [AtomicU64],
+}
+
+/// Which iterations a helper skips, by `(helper - 1) % 20`: depth `d` is skipped when
+/// `(d + ply + phase) / size` is odd (Stockfish 9's scheme), so the helpers run ahead of
+/// the main thread at staggered depths.
+const SKIP_SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+const SKIP_PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+/// A helper moves each root move at most this many places from the static order.
+const ROOT_SHUFFLE: usize = 3;
 
 /// The clock of one search: time limits start after `ponderhit`.
 struct Clock {
@@ -220,7 +283,7 @@ struct RootMove {
 
 struct Worker<'a> {
     params: &'a Params,
-    tt: &'a mut TranspositionTable,
+    tt: &'a TranspositionTable,
     history: &'a mut [i32],
     facts: &'a mut [Facts],
     killers: Vec<[Option<Move>; 2]>,
@@ -229,6 +292,13 @@ struct Worker<'a> {
     scratch: Vec<Move>,
     touches: TouchCache,
     ctl: &'a SearchControl,
+    halt: &'a AtomicBool,
+    /// Every thread's published node count; this thread's is `thread_nodes[index]`.
+    thread_nodes: &'a [AtomicU64],
+    /// 0 for the main thread.
+    index: usize,
+    /// For helpers: the seed of their root shuffle.
+    shuffle_seed: Option<u64>,
     clock: Clock,
     nodes: u64,
     node_limit: u64,
@@ -259,7 +329,72 @@ pub fn uci_score(score: i32) -> Score {
     }
 }
 
-impl Worker<'_> {
+impl<'a> Worker<'a> {
+    fn new(
+        shared: Shared<'a>,
+        tables: &'a mut ThreadTables,
+        index: usize,
+        limits: &Limits,
+    ) -> Worker<'a> {
+        tables.picker.start(&tables.history);
+        Worker {
+            params: shared.params,
+            tt: shared.tt,
+            history: &mut tables.history,
+            facts: &mut tables.facts,
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            pv: vec![Vec::new(); MAX_PLY + 2],
+            picker: &mut tables.picker,
+            scratch: Vec::with_capacity(256),
+            touches: TouchCache::default(),
+            ctl: shared.ctl,
+            halt: shared.halt,
+            thread_nodes: shared.nodes,
+            index,
+            shuffle_seed: None,
+            clock: Clock::new(limits, shared.ctl),
+            nodes: 0,
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            aborted: false,
+            seldepth: 0,
+            partial: None,
+        }
+    }
+
+    /// Nodes searched by all threads so far.
+    fn total_nodes(&self) -> u64 {
+        let others: u64 = (self.thread_nodes.iter().enumerate())
+            .filter(|&(i, _)| i != self.index)
+            .map(|(_, n)| n.load(Ordering::Relaxed))
+            .sum();
+        self.nodes + others
+    }
+
+    /// Whether this helper leaves out the iteration at `depth` (never the main thread).
+    fn skips(&self, depth: u32, ply: u32) -> bool {
+        let i = match self.index {
+            0 => return false,
+            n => (n - 1) % SKIP_SIZE.len(),
+        };
+        (depth + ply + SKIP_PHASE[i]) / SKIP_SIZE[i] % 2 == 1
+    }
+
+    /// A helper's root order: each move at most `ROOT_SHUFFLE` places from where it was.
+    fn shuffle_root(&self, moves: &mut [Move]) {
+        let Some(seed) = self.shuffle_seed else {
+            return;
+        };
+        let stream = (self.index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ stream);
+        let mut keyed: Vec<(usize, Move)> = (moves.iter().enumerate())
+            .map(|(i, &m)| (i + rng.gen_range(0..=ROOT_SHUFFLE), m))
+            .collect();
+        keyed.sort_by_key(|&(k, _)| k);
+        for (slot, (_, m)) in moves.iter_mut().zip(keyed) {
+            *slot = m;
+        }
+    }
+
     fn run(
         &mut self,
         pos: &mut Position,
@@ -290,9 +425,10 @@ impl Worker<'_> {
                 time: self.clock.elapsed(),
             };
         }
-        let ordered = self
+        let mut ordered = self
             .picker
             .order_root(pos, &moves, self.params, self.history);
+        self.shuffle_root(&mut ordered);
         let mut root: Vec<RootMove> = ordered
             .into_iter()
             .map(|mv| RootMove {
@@ -310,6 +446,9 @@ impl Worker<'_> {
         // The answer so far: score and PV of the last completed iteration's best move.
         let mut answer: Option<(i32, Vec<Move>)> = None;
         for depth in 1..=max_depth {
+            if self.skips(depth, pos.ply()) {
+                continue;
+            }
             self.partial = None;
             let score = if multipv == 1 && depth > 1 && best_score.abs() < MATE_BOUND {
                 self.aspiration(pos, &mut root, depth, best_score, report)
@@ -347,6 +486,7 @@ impl Worker<'_> {
                 break;
             }
         }
+        self.thread_nodes[self.index].store(self.nodes, Ordering::Relaxed);
         // Stopped before any move was scored: the static order's first, score unknown.
         let (score, pv) = answer.unwrap_or_else(|| (0, vec![root[0].mv]));
         SearchResult {
@@ -373,7 +513,7 @@ impl Worker<'_> {
             multipv,
             score: uci_score(score.clamp(-MATE, MATE)),
             bound,
-            nodes: self.nodes,
+            nodes: self.total_nodes(),
             time: self.clock.elapsed(),
             hashfull: self.tt.hashfull(),
             pv: pv.to_vec(),
@@ -515,9 +655,11 @@ impl Worker<'_> {
     /// Looks at the stop flag, node limit and clock; true when the search must end.
     #[inline]
     fn poll(&mut self) -> bool {
+        self.thread_nodes[self.index].store(self.nodes, Ordering::Relaxed);
         if !self.aborted
-            && (self.nodes >= self.node_limit
+            && (self.total_nodes() >= self.node_limit
                 || self.ctl.stopped()
+                || self.halt.load(Ordering::Relaxed)
                 || self.clock.hard_expired(self.ctl))
         {
             self.aborted = true;
