@@ -91,6 +91,8 @@ pub struct Searcher {
     main: ThreadTables,
     /// One per thread beyond the main one.
     helpers: Vec<ThreadTables>,
+    /// Nodes of each thread in the last search, main thread first.
+    last_thread_nodes: Vec<u64>,
 }
 
 impl Searcher {
@@ -103,6 +105,7 @@ impl Searcher {
             main: ThreadTables::new(),
             helpers: Vec::new(),
             facts_params: Params::default(),
+            last_thread_nodes: Vec::new(),
         }
     }
 
@@ -172,11 +175,15 @@ impl Searcher {
             tt: &self.tt,
             ctl,
             halt: &AtomicBool::new(false),
-            nodes: &(0..self.threads()).map(|_| AtomicU64::new(0)).collect::<Vec<_>>(),
+            nodes: &(0..self.threads())
+                .map(|_| AtomicU64::new(0))
+                .collect::<Vec<_>>(),
         };
-        // Helpers have no limits of their own: they end when the main thread does.
+        // Helpers have no limits of their own but the shared node budget (the main thread may
+        // be off its core a while): they end when the main thread does.
         let helper_limits = Limits {
             infinite: true,
+            nodes: limits.nodes,
             searchmoves: limits.searchmoves.clone(),
             multipv: 1,
             ..Limits::default()
@@ -197,8 +204,18 @@ impl Searcher {
             shared.halt.store(true, Ordering::Relaxed);
             result
         });
-        result.nodes = shared.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum();
+        self.last_thread_nodes = shared
+            .nodes
+            .iter()
+            .map(|n| n.load(Ordering::Relaxed))
+            .collect();
+        result.nodes = self.last_thread_nodes.iter().sum();
         result
+    }
+
+    /// Nodes searched by each thread in the last search, main thread first.
+    pub fn last_thread_nodes(&self) -> &[u64] {
+        &self.last_thread_nodes
     }
 }
 
@@ -221,6 +238,29 @@ const SKIP_SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4,
 const SKIP_PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
 /// A helper moves each root move at most this many places from the static order.
 const ROOT_SHUFFLE: usize = 3;
+
+/// Whether thread `index` leaves out the iteration at `depth` (never the main thread, 0).
+fn skips_depth(index: usize, depth: u32, ply: u32) -> bool {
+    let i = match index {
+        0 => return false,
+        n => (n - 1) % SKIP_SIZE.len(),
+    };
+    (depth + ply + SKIP_PHASE[i]) / SKIP_SIZE[i] % 2 == 1
+}
+
+/// A helper's root order: each move at most `ROOT_SHUFFLE` places from where it was, drawn
+/// from `seed` and the thread's index.
+fn shuffle_root(moves: &mut [Move], seed: u64, index: usize) {
+    let stream = (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ stream);
+    let mut keyed: Vec<(usize, Move)> = (moves.iter().enumerate())
+        .map(|(i, &m)| (i + rng.gen_range(0..=ROOT_SHUFFLE), m))
+        .collect();
+    keyed.sort_by_key(|&(k, _)| k);
+    for (slot, (_, m)) in moves.iter_mut().zip(keyed) {
+        *slot = m;
+    }
+}
 
 /// The clock of one search: time limits start after `ponderhit`.
 struct Clock {
@@ -370,31 +410,6 @@ impl<'a> Worker<'a> {
         self.nodes + others
     }
 
-    /// Whether this helper leaves out the iteration at `depth` (never the main thread).
-    fn skips(&self, depth: u32, ply: u32) -> bool {
-        let i = match self.index {
-            0 => return false,
-            n => (n - 1) % SKIP_SIZE.len(),
-        };
-        (depth + ply + SKIP_PHASE[i]) / SKIP_SIZE[i] % 2 == 1
-    }
-
-    /// A helper's root order: each move at most `ROOT_SHUFFLE` places from where it was.
-    fn shuffle_root(&self, moves: &mut [Move]) {
-        let Some(seed) = self.shuffle_seed else {
-            return;
-        };
-        let stream = (self.index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ stream);
-        let mut keyed: Vec<(usize, Move)> = (moves.iter().enumerate())
-            .map(|(i, &m)| (i + rng.gen_range(0..=ROOT_SHUFFLE), m))
-            .collect();
-        keyed.sort_by_key(|&(k, _)| k);
-        for (slot, (_, m)) in moves.iter_mut().zip(keyed) {
-            *slot = m;
-        }
-    }
-
     fn run(
         &mut self,
         pos: &mut Position,
@@ -428,7 +443,9 @@ impl<'a> Worker<'a> {
         let mut ordered = self
             .picker
             .order_root(pos, &moves, self.params, self.history);
-        self.shuffle_root(&mut ordered);
+        if let Some(seed) = self.shuffle_seed {
+            shuffle_root(&mut ordered, seed, self.index);
+        }
         let mut root: Vec<RootMove> = ordered
             .into_iter()
             .map(|mv| RootMove {
@@ -446,7 +463,7 @@ impl<'a> Worker<'a> {
         // The answer so far: score and PV of the last completed iteration's best move.
         let mut answer: Option<(i32, Vec<Move>)> = None;
         for depth in 1..=max_depth {
-            if self.skips(depth, pos.ply()) {
+            if skips_depth(self.index, depth, pos.ply()) {
                 continue;
             }
             self.partial = None;
@@ -818,5 +835,51 @@ impl<'a> Worker<'a> {
             let h = *h;
             self.picker.note_history(side.index(), h);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Variant;
+
+    #[test]
+    fn helpers_skip_staggered_depths_and_the_main_thread_none() {
+        for ply in [0, 1, 7] {
+            assert!((1..=MAX_DEPTH).all(|d| !skips_depth(0, d, ply)));
+            for helper in 1..=8 {
+                let skipped = (1..=MAX_DEPTH)
+                    .filter(|&d| skips_depth(helper, d, ply))
+                    .count();
+                // Each helper searches about half the depths: never all, never none.
+                assert!((24..=40).contains(&skipped), "{helper} {ply}: {skipped}");
+            }
+            // The first two helpers take turns: one searches the depths the other skips.
+            assert!((1..=MAX_DEPTH).all(|d| skips_depth(1, d, ply) != skips_depth(2, d, ply)));
+        }
+    }
+
+    #[test]
+    fn root_shuffle_is_a_small_seeded_permutation() {
+        let moves = Position::new(Variant::Standard).legal_moves();
+        let shuffled = |seed, index| {
+            let mut m = moves.clone();
+            shuffle_root(&mut m, seed, index);
+            m
+        };
+        let a = shuffled(1, 1);
+        let mut sorted = a.clone();
+        sorted.sort();
+        let mut original = moves.clone();
+        original.sort();
+        assert_eq!(sorted, original);
+        for (i, mv) in a.iter().enumerate() {
+            let from = moves.iter().position(|m| m == mv).unwrap();
+            assert!(from.abs_diff(i) <= ROOT_SHUFFLE, "{mv}: {from} -> {i}");
+        }
+        assert_ne!(a, moves);
+        assert_eq!(a, shuffled(1, 1));
+        assert_ne!(a, shuffled(2, 1));
+        assert_ne!(a, shuffled(1, 2));
     }
 }
