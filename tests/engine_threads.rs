@@ -262,8 +262,15 @@ fn the_binary_searches_on_two_threads() {
     e.send("go movetime 200");
     let lines = e.until("bestmove", LONG);
     let took = t.elapsed();
-    bestmove(lines.last().unwrap(), &p);
+    let mv = bestmove(lines.last().unwrap(), &p);
     assert!(took < Duration::from_millis(1000), "{took:?}");
+    // The final info line's PV starts with the move played (a referee checks it).
+    let info = &lines[lines.len() - 2];
+    let pv = info
+        .split(" pv ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{info}"));
+    assert_eq!(pv.split_whitespace().next(), Some(mv.to_string().as_str()));
     e.send("isready");
     let after = e.until("readyok", LONG);
     assert!(

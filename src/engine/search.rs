@@ -189,20 +189,26 @@ impl Searcher {
             ..Limits::default()
         };
         let seed = self.seed;
-        let mut result = std::thread::scope(|scope| {
-            for (i, tables) in self.helpers.iter_mut().enumerate() {
-                let mut pos = pos.clone();
-                let helper_limits = &helper_limits;
-                scope.spawn(move || {
-                    let mut worker = Worker::new(shared, tables, i + 1, helper_limits);
-                    worker.shuffle_seed = Some(seed);
-                    worker.run(&mut pos, helper_limits, &mut |_| {});
-                });
-            }
+        let (mut result, main_line, helper_lines) = std::thread::scope(|scope| {
+            let helpers: Vec<_> = (self.helpers.iter_mut().enumerate())
+                .map(|(i, tables)| {
+                    let mut pos = pos.clone();
+                    let helper_limits = &helper_limits;
+                    scope.spawn(move || {
+                        let mut worker = Worker::new(shared, tables, i + 1, helper_limits);
+                        worker.shuffle_seed = Some(seed);
+                        worker.run(&mut pos, helper_limits, &mut |_| {});
+                        worker.line.take()
+                    })
+                })
+                .collect();
             let mut worker = Worker::new(shared, &mut self.main, 0, limits);
             let result = worker.run(&mut pos.clone(), limits, report);
             shared.halt.store(true, Ordering::Relaxed);
-            result
+            let lines: Vec<Option<Line>> = (helpers.into_iter())
+                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect();
+            (result, worker.line.take(), lines)
         });
         self.last_thread_nodes = shared
             .nodes
@@ -210,6 +216,30 @@ impl Searcher {
             .map(|n| n.load(Ordering::Relaxed))
             .collect();
         result.nodes = self.last_thread_nodes.iter().sum();
+        log::debug!("nodes by thread: {:?}", self.last_thread_nodes);
+        // Not with a depth limit (the answer is the one at that depth) nor with MultiPV.
+        let voting = limits.depth.is_none() && limits.multipv <= 1;
+        let deeper = main_line
+            .filter(|_| voting)
+            .and_then(|main| deeper_line(&main, helper_lines));
+        if let Some(line) = deeper {
+            log::debug!("a helper's line: depth {} {:?}", line.depth, line.pv);
+            report(&SearchInfo {
+                depth: line.depth,
+                seldepth: line.seldepth.max(line.depth),
+                multipv: 1,
+                score: uci_score(line.score.clamp(-MATE, MATE)),
+                bound: Bound::Exact,
+                nodes: result.nodes,
+                time: result.time,
+                hashfull: self.tt.hashfull(),
+                pv: line.pv.clone(),
+            });
+            result.best = line.pv.first().copied();
+            result.ponder = line.pv.get(1).copied();
+            result.score = uci_score(line.score.clamp(-MATE, MATE));
+            result.depth = line.depth;
+        }
         result
     }
 
@@ -217,6 +247,22 @@ impl Searcher {
     pub fn last_thread_nodes(&self) -> &[u64] {
         &self.last_thread_nodes
     }
+}
+
+/// A thread's answer: its best line of its deepest completed iteration.
+struct Line {
+    depth: u32,
+    seldepth: u32,
+    score: i32,
+    pv: Vec<Move>,
+}
+
+/// Stockfish 8's vote: a helper that completed a deeper iteration than the main thread with
+/// a better score has the better answer (the deepest such, then the best).
+fn deeper_line(main: &Line, helpers: Vec<Option<Line>>) -> Option<Line> {
+    (helpers.into_iter().flatten())
+        .filter(|l| l.depth > main.depth && l.score > main.score)
+        .max_by_key(|l| (l.depth, l.score))
 }
 
 /// What the search threads share.
@@ -339,6 +385,8 @@ struct Worker<'a> {
     index: usize,
     /// For helpers: the seed of their root shuffle.
     shuffle_seed: Option<u64>,
+    /// Set at the end of `run` when an iteration was completed.
+    line: Option<Line>,
     clock: Clock,
     nodes: u64,
     node_limit: u64,
@@ -392,6 +440,7 @@ impl<'a> Worker<'a> {
             thread_nodes: shared.nodes,
             index,
             shuffle_seed: None,
+            line: None,
             clock: Clock::new(limits, shared.ctl),
             nodes: 0,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
@@ -504,6 +553,14 @@ impl<'a> Worker<'a> {
             }
         }
         self.thread_nodes[self.index].store(self.nodes, Ordering::Relaxed);
+        if let (Some((score, pv)), true) = (&answer, completed > 0) {
+            self.line = Some(Line {
+                depth: completed,
+                seldepth: self.seldepth as u32,
+                score: *score,
+                pv: pv.clone(),
+            });
+        }
         // Stopped before any move was scored: the static order's first, score unknown.
         let (score, pv) = answer.unwrap_or_else(|| (0, vec![root[0].mv]));
         SearchResult {
@@ -857,6 +914,23 @@ mod tests {
             // The first two helpers take turns: one searches the depths the other skips.
             assert!((1..=MAX_DEPTH).all(|d| skips_depth(1, d, ply) != skips_depth(2, d, ply)));
         }
+    }
+
+    #[test]
+    fn a_deeper_helper_with_a_better_score_wins_the_vote() {
+        let line = |depth, score| Line {
+            depth,
+            seldepth: depth,
+            score,
+            pv: vec![Move::Pass],
+        };
+        let main = line(8, 50);
+        let pick = |helpers: Vec<Option<Line>>| deeper_line(&main, helpers).map(|l| l.depth);
+        assert_eq!(pick(vec![]), None);
+        assert_eq!(pick(vec![None, Some(line(8, 90)), Some(line(9, 50))]), None);
+        assert_eq!(pick(vec![Some(line(7, 900)), Some(line(9, 40))]), None);
+        assert_eq!(pick(vec![Some(line(9, 51)), None]), Some(9));
+        assert_eq!(pick(vec![Some(line(9, 900)), Some(line(10, 60))]), Some(10));
     }
 
     #[test]
