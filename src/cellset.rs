@@ -123,6 +123,21 @@ impl CellSet {
         reached
     }
 
+    /// Whether [`CellSet::flood`] of `self` within `within` would meet `target` (stops as soon
+    /// as it does).
+    pub fn flood_meets(&self, within: CellSet, target: CellSet) -> bool {
+        let mut reached = *self & within;
+        let mut new = reached;
+        while !new.is_empty() {
+            if new.intersects(target) {
+                return true;
+            }
+            new = (new.expand() & within) - reached;
+            reached |= new;
+        }
+        false
+    }
+
     /// The cells in increasing `(x, y)` order.
     #[inline]
     pub fn iter(&self) -> CellSetIter {
@@ -256,5 +271,40 @@ impl Not for CellSet {
 impl fmt::Debug for CellSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::board_cells;
+    use rand::{Rng, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    fn random_set(rng: &mut Xoshiro256PlusPlus, density: f64) -> CellSet {
+        board_cells()
+            .iter()
+            .filter(|_| rng.gen_bool(density))
+            .collect()
+    }
+
+    #[test]
+    fn flood_meets_agrees_with_a_full_flood() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        let (mut met, mut missed) = (0, 0);
+        for _ in 0..2_000 {
+            let within = random_set(&mut rng, 0.55);
+            let seed = random_set(&mut rng, 0.03);
+            let target = random_set(&mut rng, 0.03);
+            let want = seed.flood(within).intersects(target);
+            assert_eq!(seed.flood_meets(within, target), want);
+            if want {
+                met += 1;
+            } else {
+                missed += 1;
+            }
+        }
+        // Both answers occur often enough for the comparison to mean something.
+        assert!(met > 200 && missed > 200, "{met} {missed}");
     }
 }

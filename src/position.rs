@@ -596,7 +596,7 @@ pub fn connects(dots: CellSet) -> bool {
     Axis::ALL.iter().any(|&axis| {
         let (a, b) = axis.sides();
         let (sa, sb) = (a.cells() & dots, b.cells() & dots);
-        !sa.is_empty() && !sb.is_empty() && sa.flood(dots).intersects(sb)
+        !sa.is_empty() && !sb.is_empty() && sa.flood_meets(dots, sb)
     })
 }
 

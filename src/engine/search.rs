@@ -367,6 +367,28 @@ struct RootMove {
     pv: Vec<Move>,
 }
 
+/// The state of one interior node while its moves are searched.
+struct Node {
+    depth: i32,
+    ply: usize,
+    side: Colour,
+    alpha: i32,
+    beta: i32,
+    best: i32,
+    best_move: Option<Move>,
+    /// Moves searched so far (late ones are reduced).
+    searched: usize,
+}
+
+/// What searching one move of a node led to.
+enum Visit {
+    Searched,
+    /// The move failed high: the node is done.
+    Cut,
+    /// The search was stopped: the node's result means nothing.
+    Aborted,
+}
+
 struct Worker<'a> {
     params: &'a Params,
     tt: &'a TranspositionTable,
@@ -805,66 +827,66 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        let width = (self.params.width_base + self.params.width_per_depth * (depth - 1)) as usize;
-        self.picker.pick(
-            pos,
+        let mut node = Node {
+            depth,
             ply,
-            width,
-            self.params.block_cap as usize,
-            tt_move,
-            self.killers[ply],
-            self.params,
-            self.history,
-        );
-        let mut alpha = alpha;
-        let mut best = -INFINITY;
-        let mut best_move = None;
-        let n = self.picker.len(ply);
-        for i in 0..n {
-            let (mv, forcing) = self.picker.get(ply, i);
-            pos.make(mv);
-            let mut score;
-            if i == 0 {
-                score = -self.negamax(pos, depth - 1, ply + 1, -beta, -alpha);
-            } else {
-                let reduce = if !forcing
-                    && i >= self.params.lmr_min_move as usize
-                    && depth >= self.params.lmr_min_depth
-                {
-                    1 + (i >= 4 * self.params.lmr_min_move as usize && depth >= 4) as i32
-                } else {
-                    0
-                };
-                score = -self.negamax(pos, depth - 1 - reduce, ply + 1, -alpha - 1, -alpha);
-                if reduce > 0 && score > alpha && !self.aborted {
-                    score = -self.negamax(pos, depth - 1, ply + 1, -alpha - 1, -alpha);
-                }
-                if score > alpha && score < beta && !self.aborted {
-                    score = -self.negamax(pos, depth - 1, ply + 1, -beta, -alpha);
-                }
+            side,
+            alpha,
+            beta,
+            best: -INFINITY,
+            best_move: None,
+            searched: 0,
+        };
+        // The TT move and the killers first, before the (costly) candidate list: most cuts
+        // at the frontier come from a killer, and then no list is needed.
+        let mut early: [Option<Move>; 3] = [None; 3];
+        let killers = self.killers[ply];
+        for (k, (mv, forcing)) in [(tt_move, true), (killers[0], false), (killers[1], false)]
+            .into_iter()
+            .enumerate()
+        {
+            let Some(mv) = mv else { continue };
+            if early.contains(&Some(mv)) || mv == Move::Pass || pos.check_move(mv).is_err() {
+                continue;
             }
-            pos.unmake();
-            if self.aborted {
-                return 0;
+            early[k] = Some(mv);
+            match self.search_move(pos, &mut node, mv, forcing) {
+                Visit::Aborted => return 0,
+                Visit::Cut => break,
+                Visit::Searched => {}
             }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    best_move = Some(mv);
-                    alpha = score;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(mv);
-                    head[ply].extend_from_slice(&tail[0]);
-                    if score >= beta {
-                        if !forcing {
-                            self.reward(side, mv, depth, ply);
-                        }
-                        break;
-                    }
+        }
+        if node.best < beta {
+            let width =
+                (self.params.width_base + self.params.width_per_depth * (depth - 1)) as usize;
+            self.picker.pick(
+                pos,
+                ply,
+                width,
+                self.params.block_cap as usize,
+                tt_move,
+                killers,
+                self.params,
+                self.history,
+            );
+            let n = self.picker.len(ply);
+            for i in 0..n {
+                let (mv, forcing) = self.picker.get(ply, i);
+                if early.contains(&Some(mv)) {
+                    continue;
+                }
+                match self.search_move(pos, &mut node, mv, forcing) {
+                    Visit::Aborted => return 0,
+                    Visit::Cut => break,
+                    Visit::Searched => {}
                 }
             }
         }
+        let Node {
+            mut best,
+            best_move,
+            ..
+        } = node;
         if best <= -MATE_BOUND && !self.picker.is_complete(ply) {
             best = UNPROVEN_LOSS;
         }
@@ -878,6 +900,69 @@ impl<'a> Worker<'a> {
         self.tt
             .store(key, ply, best_move, best, depth.max(0) as u32, bound);
         best
+    }
+
+    /// Searches one move of `node` (principal variation search with late-move reductions)
+    /// and takes its score into the node's bounds.
+    fn search_move(
+        &mut self,
+        pos: &mut Position,
+        node: &mut Node,
+        mv: Move,
+        forcing: bool,
+    ) -> Visit {
+        let Node {
+            depth,
+            ply,
+            alpha,
+            beta,
+            ..
+        } = *node;
+        let i = node.searched;
+        node.searched += 1;
+        pos.make(mv);
+        let mut score;
+        if i == 0 {
+            score = -self.negamax(pos, depth - 1, ply + 1, -beta, -alpha);
+        } else {
+            let reduce = if !forcing
+                && i >= self.params.lmr_min_move as usize
+                && depth >= self.params.lmr_min_depth
+            {
+                1 + (i >= 4 * self.params.lmr_min_move as usize && depth >= 4) as i32
+            } else {
+                0
+            };
+            score = -self.negamax(pos, depth - 1 - reduce, ply + 1, -alpha - 1, -alpha);
+            if reduce > 0 && score > alpha && !self.aborted {
+                score = -self.negamax(pos, depth - 1, ply + 1, -alpha - 1, -alpha);
+            }
+            if score > alpha && score < beta && !self.aborted {
+                score = -self.negamax(pos, depth - 1, ply + 1, -beta, -alpha);
+            }
+        }
+        pos.unmake();
+        if self.aborted {
+            return Visit::Aborted;
+        }
+        if score > node.best {
+            node.best = score;
+            if score > alpha {
+                node.best_move = Some(mv);
+                node.alpha = score;
+                let (head, tail) = self.pv.split_at_mut(ply + 1);
+                head[ply].clear();
+                head[ply].push(mv);
+                head[ply].extend_from_slice(&tail[0]);
+                if score >= beta {
+                    if !forcing {
+                        self.reward(node.side, mv, depth, ply);
+                    }
+                    return Visit::Cut;
+                }
+            }
+        }
+        Visit::Searched
     }
 
     fn reward(&mut self, side: Colour, mv: Move, depth: i32, ply: usize) {

@@ -113,23 +113,23 @@ pub fn distance_within(
     limit: u32,
 ) -> u32 {
     let t = terrain(own, cheap, dear, dear_cost);
-    let mut waves: [(Wave, CellSet); 3] = Axis::ALL.map(|axis| {
-        let (a, b) = axis.sides();
-        (Wave::new(a.cells(), &t), b.cells())
-    });
+    let sides = Axis::ALL.map(|axis| axis.sides());
+    // Built in place: an array `map` over waves shows up in profiles as copying.
+    let mut waves = [
+        Wave::new(sides[0].0.cells(), &t),
+        Wave::new(sides[1].0.cells(), &t),
+        Wave::new(sides[2].0.cells(), &t),
+    ];
     for level in 0..=limit as usize {
-        for (wave, target) in waves.iter_mut() {
+        for (wave, (_, target)) in waves.iter_mut().zip(&sides) {
             if level > 0 {
                 wave.step(level, &t);
             }
-            if wave.reach.intersects(*target) {
+            if wave.reach.intersects(target.cells()) {
                 return level as u32;
             }
         }
-        if waves
-            .iter()
-            .all(|(w, _)| w.pending.iter().all(|p| p.is_empty()))
-        {
+        if waves.iter().all(|w| w.pending.iter().all(|p| p.is_empty())) {
             break;
         }
     }
@@ -200,7 +200,11 @@ pub fn near_paths(
 ) -> Option<(u32, CellSet)> {
     let t = terrain(own, cheap, dear, dear_cost);
     let sides = Axis::ALL.map(|axis| axis.sides());
-    let mut waves = sides.map(|(a, _)| Wave::new(a.cells(), &t));
+    let mut waves = [
+        Wave::new(sides[0].0.cells(), &t),
+        Wave::new(sides[1].0.cells(), &t),
+        Wave::new(sides[2].0.cells(), &t),
+    ];
     let mut from_a: [Vec<CellSet>; 3] = Default::default();
     let mut distance = None;
     for level in 0..=cap as usize {
