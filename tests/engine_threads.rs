@@ -307,3 +307,30 @@ fn the_binary_searches_on_two_threads() {
     };
     assert!(status.success(), "{status:?}");
 }
+
+#[test]
+fn a_panic_in_the_main_search_halts_the_helpers() {
+    // The report callback panics: the search must unwind (not wait forever for the helpers
+    // of an infinite search), so that the engine can recover.
+    let (tx, rx) = channel();
+    thread::spawn(move || {
+        let limits = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+        let mut s = searcher(2);
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            s.search(
+                &pos(MUST_BLOCK),
+                &limits,
+                &SearchControl::default(),
+                &mut |_| panic!("a report fails"),
+            )
+        }));
+        let _ = tx.send(outcome.is_err());
+    });
+    let unwound = rx
+        .recv_timeout(Duration::from_secs(5))
+        .expect("the search ends");
+    assert!(unwound);
+}

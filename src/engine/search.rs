@@ -191,6 +191,9 @@ impl Searcher {
         };
         let seed = self.seed;
         let (mut result, main_line, helper_lines) = std::thread::scope(|scope| {
+            // Halts the helpers however the main thread's search ends, even by a panic (the
+            // scope waits for them).
+            let halt = HaltOnDrop(shared.halt);
             let helpers: Vec<_> = (self.helpers.iter_mut().enumerate())
                 .map(|(i, tables)| {
                     let mut pos = pos.clone();
@@ -205,7 +208,7 @@ impl Searcher {
                 .collect();
             let mut worker = Worker::new(shared, &mut self.main, 0, limits);
             let result = worker.run(&mut pos.clone(), limits, report);
-            shared.halt.store(true, Ordering::Relaxed);
+            drop(halt);
             let lines: Vec<Option<Line>> = (helpers.into_iter())
                 .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
                 .collect();
@@ -264,6 +267,15 @@ fn deeper_line(main: &Line, helpers: Vec<Option<Line>>) -> Option<Line> {
     (helpers.into_iter().flatten())
         .filter(|l| l.depth > main.depth && l.score > main.score)
         .max_by_key(|l| (l.depth, l.score))
+}
+
+/// Sets its flag when dropped.
+struct HaltOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for HaltOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
 }
 
 /// What the search threads share.
