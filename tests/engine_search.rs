@@ -55,7 +55,7 @@ fn winning_moves(p: &mut Position) -> Vec<Move> {
 fn has_winning_move(p: &mut Position) -> bool {
     let us = p.side_to_move();
     // A candidate from the engine first (fast), confirmed by the rules; else every move.
-    if let Some(mv) = find_win(p, &mut Vec::new()) {
+    if let Some(mv) = find_win(p) {
         p.make(mv);
         let won = p.outcome().is_some_and(|o| o.winner == Some(us));
         p.unmake();

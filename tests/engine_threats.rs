@@ -40,7 +40,7 @@ fn touched(p: &Position, mv: Move) -> Vec<punct::Cell> {
 /// Checks one position; returns whether the side to move had a win, and one by a shift.
 fn check(p: &mut Position) -> (bool, bool) {
     let wins = winning_moves(p);
-    let found = find_win(p, &mut Vec::new());
+    let found = find_win(p);
     assert_eq!(
         found.is_some(),
         !wins.is_empty(),

@@ -144,7 +144,6 @@ impl Searcher {
             killers: vec![[None; 2]; MAX_PLY + 1],
             pv: vec![Vec::new(); MAX_PLY + 2],
             picker: &mut self.picker,
-            scratch: Vec::with_capacity(256),
             touches: TouchCache::default(),
             ctl,
             clock: Clock::new(limits, ctl),
@@ -248,7 +247,6 @@ struct Worker<'a> {
     killers: Vec<[Option<Move>; 2]>,
     pv: Vec<Vec<Move>>,
     picker: &'a mut MovePicker,
-    scratch: Vec<Move>,
     touches: TouchCache,
     ctl: &'a SearchControl,
     clock: Clock,
@@ -578,7 +576,7 @@ impl Worker<'_> {
         if !facts.valid || facts.key != key {
             facts = Facts {
                 key,
-                win: find_win_cached(pos, &mut self.scratch, &mut self.touches),
+                win: find_win_cached(pos, &mut self.touches),
                 eval: NO_EVAL,
                 valid: true,
             };
