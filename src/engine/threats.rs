@@ -66,16 +66,19 @@ impl Wave {
 
     /// Reaches `new` at `level`, with the own dots joined to it (cost 0), and schedules the
     /// spaces around them. One neighbourhood per batch: cheaper than a flood to a fixpoint.
+    /// The neighbourhoods are scheduled once, at the end, reached spaces and all: `schedule`
+    /// keeps only cheap and dear ones, and `step` drops those reached by then.
     #[inline]
     fn absorb(&mut self, mut new: CellSet, level: usize, t: &Terrain) {
         self.reach |= new;
+        let mut around = CellSet::EMPTY;
         while !new.is_empty() {
-            let around = new.expand() - self.reach;
-            let more = around & t.own;
-            self.schedule(around - more, level, t);
-            self.reach |= more;
-            new = more;
+            let next = new.expand();
+            around |= next;
+            new = (next & t.own) - self.reach;
+            self.reach |= new;
         }
+        self.schedule(around, level, t);
     }
 
     /// Advances from `level - 1` to `level`.
