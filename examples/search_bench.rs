@@ -78,25 +78,20 @@ fn main() {
             // threat, for hand-picking test positions.
             let text = args[1..].join(" ");
             let pos = parse_position(&text, Variant::Standard).unwrap();
-            let mut p = pos.clone();
-            let mut scratch = Vec::new();
-            let win = punct::engine::threats::find_win(&mut p, &mut scratch);
+            let p = pos.clone();
+            let win = punct::engine::threats::find_win(&p);
             println!("win {win:?}");
             let s = pos.to_string();
             let mut f: Vec<&str> = s.split(' ').collect();
             let flipped = if f[1] == "w" { "b" } else { "w" };
             f[1] = flipped;
-            let mut q = parse_position(&f.join(" "), Variant::Standard).unwrap();
-            println!(
-                "opponent win {:?}",
-                punct::engine::threats::find_win(&mut q, &mut scratch)
-            );
+            let q = parse_position(&f.join(" "), Variant::Standard).unwrap();
+            println!("opponent win {:?}", punct::engine::threats::find_win(&q));
         }
         Some("lostcheck") => {
             // For every move, a winning reply: by find_win, else by brute force.
             let text = args[1..].join(" ");
             let mut pos = parse_position(&text, Variant::Standard).unwrap();
-            let mut scratch = Vec::new();
             let mut safe = Vec::new();
             let (mut by_fw, mut brute) = (0, 0);
             for mv in pos.legal_moves() {
@@ -104,7 +99,7 @@ fn main() {
                 let them = pos.side_to_move();
                 let mut refuted = pos.outcome().is_some_and(|o| o.winner == Some(them));
                 if !refuted {
-                    if let Some(w) = punct::engine::threats::find_win(&mut pos, &mut scratch) {
+                    if let Some(w) = punct::engine::threats::find_win(&pos) {
                         pos.make(w);
                         refuted = pos.outcome().is_some_and(|o| o.winner == Some(them));
                         pos.unmake();
@@ -134,7 +129,6 @@ fn main() {
         Some("wincheck") => {
             // Reads "<game> <position>" lines on stdin; compares find_win with brute force.
             use std::io::BufRead;
-            let mut scratch = Vec::new();
             let (mut n, mut wins, mut bad) = (0, 0, 0);
             for line in std::io::stdin().lock().lines() {
                 let line = line.unwrap();
@@ -148,7 +142,7 @@ fn main() {
                     continue;
                 }
                 let us = pos.side_to_move();
-                let fw = punct::engine::threats::find_win(&mut pos, &mut scratch);
+                let fw = punct::engine::threats::find_win(&pos);
                 let mut brute = None;
                 for mv in pos.legal_moves() {
                     pos.make(mv);
@@ -290,7 +284,6 @@ fn main() {
             // Reads "<game> <position>" lines; where the opponent threatens, checks that every
             // move leaving the opponent no win meets the threat zone.
             use std::io::BufRead;
-            let mut scratch = Vec::new();
             let (mut n, mut bad, mut stoppers) = (0, 0, 0);
             for line in std::io::stdin().lock().lines() {
                 let line = line.unwrap();
@@ -325,7 +318,7 @@ fn main() {
                     let them = pos.side_to_move();
                     let mut refuted = pos.outcome().is_some_and(|o| o.winner == Some(them));
                     if !refuted && !pos.is_finished() {
-                        if let Some(w) = punct::engine::threats::find_win(&mut pos, &mut scratch) {
+                        if let Some(w) = punct::engine::threats::find_win(&pos) {
                             pos.make(w);
                             refuted = pos.outcome().is_some_and(|o| o.winner == Some(them));
                             pos.unmake();

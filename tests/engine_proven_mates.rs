@@ -16,7 +16,7 @@ const GAMES: u64 = 4;
 fn wins_in_one(p: &mut Position) -> bool {
     let us = p.side_to_move();
     let won = |p: &Position| p.outcome().is_some_and(|o| o.winner == Some(us));
-    if let Some(mv) = find_win(p, &mut Vec::new()) {
+    if let Some(mv) = find_win(p) {
         p.make(mv);
         let w = won(p);
         p.unmake();

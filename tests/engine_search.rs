@@ -5,10 +5,13 @@
 //! each test relies on (a win exists, a threat exists, every move loses) is checked here with
 //! the rules library alone: moves are played and the outcome read.
 
+mod common;
+
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use common::winning_moves;
 use punct::engine::bench;
 use punct::engine::search::Searcher;
 use punct::engine::threats::{find_win, threat_zone};
@@ -38,24 +41,10 @@ fn flipped(text: &str) -> Position {
     pos(&fields.join(" "))
 }
 
-/// Every move that ends the game at once in the mover's favour, by playing them all.
-fn winning_moves(p: &mut Position) -> Vec<Move> {
-    let us = p.side_to_move();
-    let mut wins = Vec::new();
-    for mv in p.legal_moves() {
-        p.make(mv);
-        if p.outcome().is_some_and(|o| o.winner == Some(us)) {
-            wins.push(mv);
-        }
-        p.unmake();
-    }
-    wins
-}
-
 fn has_winning_move(p: &mut Position) -> bool {
     let us = p.side_to_move();
     // A candidate from the engine first (fast), confirmed by the rules; else every move.
-    if let Some(mv) = find_win(p, &mut Vec::new()) {
+    if let Some(mv) = find_win(p) {
         p.make(mv);
         let won = p.outcome().is_some_and(|o| o.winner == Some(us));
         p.unmake();

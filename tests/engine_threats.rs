@@ -3,26 +3,15 @@
 //! occur), every winning move is found by playing all legal moves, and the engine's answers
 //! must agree.
 
+mod common;
+
+use common::winning_moves;
 use punct::engine::threats::{find_win, threat_zone};
 use punct::position::EndReason;
 use punct::{Move, Position, Variant};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-
-/// Every move that ends the game at once in the mover's favour, by playing them all.
-fn winning_moves(p: &mut Position) -> Vec<Move> {
-    let us = p.side_to_move();
-    let mut wins = Vec::new();
-    for mv in p.legal_moves() {
-        p.make(mv);
-        if p.outcome().is_some_and(|o| o.winner == Some(us)) {
-            wins.push(mv);
-        }
-        p.unmake();
-    }
-    wins
-}
 
 /// The spaces a move lands on or lifts a piece off.
 fn touched(p: &Position, mv: Move) -> Vec<punct::Cell> {
@@ -40,7 +29,7 @@ fn touched(p: &Position, mv: Move) -> Vec<punct::Cell> {
 /// Checks one position; returns whether the side to move had a win, and one by a shift.
 fn check(p: &mut Position) -> (bool, bool) {
     let wins = winning_moves(p);
-    let found = find_win(p, &mut Vec::new());
+    let found = find_win(p);
     assert_eq!(
         found.is_some(),
         !wins.is_empty(),
@@ -104,6 +93,7 @@ fn one_move_wins_and_threats_agree_with_the_rules() {
                 .copied()
                 .filter(|m| matches!(m, Move::Shift { .. }))
                 .collect();
+            // Mostly shifts once there are any: games then run long and reach shift wins.
             let mv = if !shifts.is_empty() && rng.gen_bool(0.7) {
                 *shifts.choose(&mut rng).unwrap()
             } else {

@@ -414,7 +414,6 @@ struct Worker<'a> {
     killers: Vec<[Option<Move>; 2]>,
     pv: Vec<Vec<Move>>,
     picker: &'a mut MovePicker,
-    scratch: Vec<Move>,
     touches: TouchCache,
     ctl: &'a SearchControl,
     halt: &'a AtomicBool,
@@ -472,7 +471,6 @@ impl<'a> Worker<'a> {
             killers: vec![[None; 2]; MAX_PLY + 1],
             pv: vec![Vec::new(); MAX_PLY + 2],
             picker: &mut tables.picker,
-            scratch: Vec::with_capacity(256),
             touches: TouchCache::default(),
             ctl: shared.ctl,
             halt: shared.halt,
@@ -811,7 +809,7 @@ impl<'a> Worker<'a> {
         if !facts.valid || facts.key != key {
             facts = Facts {
                 key,
-                win: find_win_cached(pos, &mut self.scratch, &mut self.touches),
+                win: find_win_cached(pos, &mut self.touches),
                 eval: NO_EVAL,
                 valid: true,
             };

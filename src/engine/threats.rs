@@ -16,7 +16,7 @@ use crate::geometry::{central_cells, Axis};
 use crate::geometry::{Dir, GRID_LEN};
 use crate::moves::Move;
 use crate::piece::{Colour, Kind, Placement};
-use crate::position::{connects, Position, Variant, PIECES_PER_PLAYER};
+use crate::position::{Position, Variant, PIECES_PER_PLAYER};
 use crate::Cell;
 use std::sync::LazyLock;
 
@@ -66,16 +66,19 @@ impl Wave {
 
     /// Reaches `new` at `level`, with the own dots joined to it (cost 0), and schedules the
     /// spaces around them. One neighbourhood per batch: cheaper than a flood to a fixpoint.
+    /// The neighbourhoods are scheduled once, at the end, reached spaces and all: `schedule`
+    /// keeps only cheap and dear ones, and `step` drops those reached by then.
     #[inline]
     fn absorb(&mut self, mut new: CellSet, level: usize, t: &Terrain) {
         self.reach |= new;
+        let mut around = CellSet::EMPTY;
         while !new.is_empty() {
-            let around = new.expand() - self.reach;
-            let more = around & t.own;
-            self.schedule(around - more, level, t);
-            self.reach |= more;
-            new = more;
+            let next = new.expand();
+            around |= next;
+            new = (next & t.own) - self.reach;
+            self.reach |= new;
         }
+        self.schedule(around, level, t);
     }
 
     /// Advances from `level - 1` to `level`.
@@ -413,38 +416,56 @@ fn shift_is_legal(pos: &Position, id: usize, to: Placement) -> bool {
 }
 
 /// A shift of the side to move that wins: landings that would complete a connection are
-/// found set-wise per movable piece, then checked and played out (lifting can break a chain).
-fn shift_win(pos: &mut Position, touch: &Touch, scratch: &mut Vec<Move>) -> Option<Move> {
+/// found set-wise per movable piece, then checked (see [`connecting_shifts`]).
+fn shift_win(pos: &Position, touch: &Touch) -> Option<Move> {
     let us = pos.side_to_move();
-    scratch.clear();
-    let lines: &[CellSet] = &LINES;
-    for (id, piece) in pos.pieces() {
+    pos.pieces().find_map(|(id, piece)| {
         let from = piece.placement.punct();
         if piece.colour != us {
-            continue;
+            return None;
         }
-        let line = lines[from.index()] & touch.any;
-        if line.is_empty() || pos.movable_piece_at(from) != Some(id) {
-            continue;
-        }
-        let kind = piece.placement.kind();
-        for p in line {
-            for o in 0..kind.orientations() {
-                let Some(to) = Placement::new(kind, p, o) else {
-                    continue;
-                };
-                // The mover's own connection decides first (RULES.md), so the top view
-                // after the shift settles it without playing the move.
-                if touch.completes(to.cells())
-                    && shift_is_legal(pos, id, to)
-                    && shift_connects(pos, us, id, to)
-                {
-                    return Some(Move::Shift { from, to });
-                }
-            }
-        }
+        connecting_shifts(pos, touch, id)
+            .next()
+            .map(|to| Move::Shift { from, to })
+    })
+}
+
+/// Every shift of piece `id` (of the colour `touch` was made for) that would connect, PÜNCT
+/// spaces ascending, then orientations. Lifting a piece of a chain joined to a side can cut
+/// that chain, so for such a piece the sets are made again for the top view with it lifted;
+/// then meeting both sides of an axis is exact, and no move needs playing.
+fn connecting_shifts<'a>(
+    pos: &'a Position,
+    touch: &Touch,
+    id: usize,
+) -> impl Iterator<Item = Placement> + 'a {
+    let piece = pos.piece(id);
+    let from = piece.placement.punct();
+    let mut line = LINES[from.index()] & touch.any;
+    if !line.is_empty() && (pos.top_piece(from) != Some(id) || pos.is_blocked(id)) {
+        line = CellSet::EMPTY;
     }
-    None
+    let exact = if line.is_empty()
+        || !piece
+            .placement
+            .cells()
+            .iter()
+            .any(|&c| touch.chains.contains(c))
+    {
+        *touch
+    } else {
+        let lifted = Touch::new(lifted_view(pos, piece.colour, id));
+        // Lifting only takes dots away, so the new sets lie within the old ones.
+        line &= lifted.any;
+        lifted
+    };
+    let kind = piece.placement.kind();
+    line.into_iter().flat_map(move |p| {
+        (0..kind.orientations()).filter_map(move |o| {
+            let to = Placement::new(kind, p, o)?;
+            (exact.completes(to.cells()) && shift_is_legal(pos, id, to)).then_some(to)
+        })
+    })
 }
 
 /// The `Touch` of recent top views. Siblings reached by drops share the top view of the side
@@ -504,16 +525,12 @@ impl TouchCache {
 
 /// A move that wins at once for the side to move: a connection, or in the standard game a
 /// last drop with more central dots. Cheap when no piece could join two sides.
-pub fn find_win(pos: &mut Position, scratch: &mut Vec<Move>) -> Option<Move> {
-    find_win_cached(pos, scratch, &mut TouchCache::default())
+pub fn find_win(pos: &Position) -> Option<Move> {
+    find_win_cached(pos, &mut TouchCache::default())
 }
 
 /// [`find_win`] with a cache of the sets it derives from top views.
-pub fn find_win_cached(
-    pos: &mut Position,
-    scratch: &mut Vec<Move>,
-    cache: &mut TouchCache,
-) -> Option<Move> {
+pub fn find_win_cached(pos: &Position, cache: &mut TouchCache) -> Option<Move> {
     if pos.is_finished() {
         return None;
     }
@@ -540,12 +557,11 @@ pub fn find_win_cached(
     if pos.hand_total(us) == PIECES_PER_PLAYER {
         return None;
     }
-    shift_win(pos, &touch, scratch)
+    shift_win(pos, &touch)
 }
 
-/// Whether `colour`'s top view after shifting piece `id` to `to` connects (the piece is
-/// lifted off its spaces, revealing what lies below, then put down).
-fn shift_connects(pos: &Position, colour: Colour, id: usize, to: Placement) -> bool {
+/// `colour`'s top view with piece `id` lifted off its spaces (revealing what lies below).
+fn lifted_view(pos: &Position, colour: Colour, id: usize) -> CellSet {
     let mut own = pos.top_view(colour);
     for c in pos.piece(id).placement.cells() {
         let stack = pos.stack(c);
@@ -555,10 +571,7 @@ fn shift_connects(pos: &Position, colour: Colour, id: usize, to: Placement) -> b
             .map(|i| pos.piece(stack[i] as usize).colour);
         own.set(c, below == Some(colour));
     }
-    for c in to.cells() {
-        own.insert(c);
-    }
-    connects(own)
+    own
 }
 
 /// Every space a move of the side to move may have to touch (by landing or lifting) to stop
@@ -592,25 +605,13 @@ pub fn threat(pos: &Position) -> Option<Threat> {
             pl.cells().iter().for_each(|&c| zone.insert(c));
         }
         for (id, piece) in pos.pieces() {
-            let from = piece.placement.punct();
-            if piece.colour != them || pos.top_piece(from) != Some(id) || pos.is_blocked(id) {
+            if piece.colour != them {
                 continue;
             }
-            let kind = piece.placement.kind();
-            for p in LINES[from.index()] & touch.any {
-                for o in 0..kind.orientations() {
-                    let Some(to) = Placement::new(kind, p, o) else {
-                        continue;
-                    };
-                    if touch.completes(to.cells())
-                        && shift_is_legal(pos, id, to)
-                        && shift_connects(pos, them, id, to)
-                    {
-                        threatened = true;
-                        for c in to.cells().into_iter().chain(piece.placement.cells()) {
-                            zone.insert(c);
-                        }
-                    }
+            for to in connecting_shifts(pos, &touch, id) {
+                threatened = true;
+                for c in to.cells().into_iter().chain(piece.placement.cells()) {
+                    zone.insert(c);
                 }
             }
         }

@@ -1,5 +1,6 @@
-//! Code shared by the rules tests: the simple second rules implementation, biased random
-//! playouts, and conversions between the library and the simple model.
+//! Code shared by the rules and engine tests: the simple second rules implementation, biased
+//! random playouts, conversions between the library and the simple model, and the winning
+//! moves of a position found by playing every legal move.
 #![allow(dead_code)]
 
 pub mod clauses;
@@ -40,6 +41,20 @@ pub fn ending_of(outcome: Option<Outcome>) -> Option<Ending> {
             EndReason::DoublePass => Why::DoublePass,
         },
     })
+}
+
+/// Every move that ends the game at once in the mover's favour, by playing them all.
+pub fn winning_moves(p: &mut Position) -> Vec<Move> {
+    let us = p.side_to_move();
+    let mut wins = Vec::new();
+    for mv in p.legal_moves() {
+        p.make(mv);
+        if p.outcome().is_some_and(|o| o.winner == Some(us)) {
+            wins.push(mv);
+        }
+        p.unmake();
+    }
+    wins
 }
 
 /// A random move biased towards shifts that land on pieces (and so stack, bridge and block);
