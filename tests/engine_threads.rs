@@ -12,6 +12,9 @@ use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
+mod common;
+
+use common::winning_moves;
 use punct::engine::search::Searcher;
 use punct::engine::types::{Limits, Score, SearchControl, SearchResult};
 use punct::{parse_move, parse_position, Move, Position, Variant};
@@ -25,20 +28,6 @@ const MUST_BLOCK: &str = "Wc3c4c5/Wc6c7c8/Wd2d1d3/Be1e2f2/We3e4d4/We10d9f10/Bf5f
 
 fn pos(text: &str) -> Position {
     parse_position(text, Variant::Standard).unwrap()
-}
-
-/// The moves that win at once, by playing every legal move.
-fn winning_moves(p: &mut Position) -> Vec<Move> {
-    let us = p.side_to_move();
-    let mut wins = Vec::new();
-    for mv in p.legal_moves() {
-        p.make(mv);
-        if p.outcome().is_some_and(|o| o.winner == Some(us)) {
-            wins.push(mv);
-        }
-        p.unmake();
-    }
-    wins
 }
 
 fn searcher(threads: usize) -> Searcher {
