@@ -147,11 +147,8 @@ pub struct TranspositionTable {
     generation: u8,
 }
 
-/// Bytes per bucket as the table is sized. The entries were 24 bytes before they were packed
-/// into 16: keeping the count per MB keeps the one-thread search (and the bench signature)
-/// as it was.
-const BUCKET_BUDGET: usize = 48;
-const _: () = assert!(std::mem::size_of::<[Slot; 2]>() <= BUCKET_BUDGET);
+/// Bytes per bucket: the whole of `Hash` holds buckets.
+const BUCKET_BYTES: usize = std::mem::size_of::<[Slot; 2]>();
 
 /// Score as stored: mates counted from this node rather than from the root.
 pub fn score_to_tt(score: i32, ply: usize) -> i32 {
@@ -178,7 +175,7 @@ pub fn score_from_tt(score: i32, ply: usize) -> i32 {
 impl TranspositionTable {
     pub fn new(mb: usize) -> TranspositionTable {
         let bytes = mb.max(1).saturating_mul(1 << 20);
-        let n = (bytes / BUCKET_BUDGET).max(1);
+        let n = (bytes / BUCKET_BYTES).max(1);
         TranspositionTable {
             buckets: (0..n).map(|_| Default::default()).collect(),
             generation: 0,
