@@ -1,152 +1,20 @@
 //! The engine protocol end to end: spawn `punct`, talk to it over stdin/stdout with timeouts.
 //! Nothing here depends on the strength of the search, only on the protocol.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+mod engine_common;
+
+use std::process::Command;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use engine_common::{legal_bestmove, Engine, LONG};
 use punct::{parse_move, Move, Position, Variant};
-
-const LONG: Duration = Duration::from_secs(20);
-
-struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        Engine::start_with(&[])
-    }
-
-    fn start_with(args: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_punct"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("punct starts");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { return };
-                if tx.send(line).is_err() {
-                    return;
-                }
-            }
-        });
-        let stdin = child.stdin.take();
-        Engine {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        self.send_bytes(format!("{line}\n").as_bytes());
-    }
-
-    fn send_bytes(&mut self, bytes: &[u8]) {
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        stdin.write_all(bytes).expect("engine reads its input");
-        stdin.flush().unwrap();
-    }
-
-    /// The lines up to and including the first one starting with `prefix`.
-    fn until(&self, prefix: &str, timeout: Duration) -> Vec<String> {
-        self.until_line(|l| l.starts_with(prefix), prefix, timeout)
-    }
-
-    /// The lines up to and including the first one for which `done` holds.
-    fn until_line(
-        &self,
-        done: impl Fn(&str) -> bool,
-        what: &str,
-        timeout: Duration,
-    ) -> Vec<String> {
-        let deadline = Instant::now() + timeout;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    let end = done(&line);
-                    seen.push(line);
-                    if end {
-                        return seen;
-                    }
-                }
-                Err(e) => panic!("no line '{what}' ({e:?}); got {seen:#?}"),
-            }
-        }
-    }
-
-    /// All lines that arrive within `wait`.
-    fn lines_within(&self, wait: Duration) -> Vec<String> {
-        let deadline = Instant::now() + wait;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => seen.push(line),
-                Err(RecvTimeoutError::Timeout) => return seen,
-                Err(RecvTimeoutError::Disconnected) => return seen,
-            }
-        }
-    }
-
-    /// Sends `isready` and returns every line before `readyok`.
-    fn sync(&mut self) -> Vec<String> {
-        self.send("isready");
-        let mut lines = self.until("readyok", LONG);
-        lines.pop();
-        lines
-    }
-
-    fn close_stdin(&mut self) {
-        self.stdin = None;
-    }
-
-    fn wait_exit(&mut self, timeout: Duration) -> Option<ExitStatus> {
-        let deadline = Instant::now() + timeout;
-        while Instant::now() < deadline {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return Some(status);
-            }
-            thread::sleep(Duration::from_millis(5));
-        }
-        None
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 fn errors(lines: &[String]) -> Vec<&String> {
     lines
         .iter()
         .filter(|l| l.starts_with("info string error: "))
         .collect()
-}
-
-/// The move of a `bestmove` line, checked legal in `pos`.
-fn legal_bestmove(line: &str, pos: &Position) -> Move {
-    let tokens: Vec<&str> = line.split_whitespace().collect();
-    assert_eq!(tokens[0], "bestmove", "{line}");
-    let mv = parse_move(tokens[1]).unwrap_or_else(|e| panic!("{line}: {e}"));
-    pos.check_move(mv)
-        .unwrap_or_else(|e| panic!("{line} in {pos}: {e}"));
-    mv
 }
 
 fn position_after(moves: &[&str]) -> Position {

@@ -4,20 +4,20 @@
 //!
 //! What each test relies on (a win exists, a threat exists) is checked with the rules library.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::Ordering;
-use std::sync::mpsc::{channel, Receiver};
+use std::sync::mpsc::channel;
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
 mod common;
+mod engine_common;
 
 use common::winning_moves;
+use engine_common::{legal_bestmove, Engine, LONG};
 use punct::engine::search::Searcher;
 use punct::engine::types::{Limits, Score, SearchControl, SearchResult};
-use punct::{parse_move, parse_position, Move, Position, Variant};
+use punct::{parse_move, parse_position, Position, Variant};
 
 /// Black to move; black wins by a drop (from `engine_search.rs`).
 const DROP_WIN: &str = "Bc9c10c11/Bd7d8d9/Be6d6f6/Wg1h2i3/Bg6h6i6/Wj3k3k4/Wj4j5k6/Bj7k7l7/Wj13k13k14/Wk16k15k17/Bl6k5l5/Wl8l9l10/Wl11l12l13/Bi6j6j5/Wk6k5k7/Wl8l7l6/Bj6k6k5 b 23";
@@ -155,82 +155,6 @@ fn stop_ends_a_two_thread_search_at_once() {
     assert!(per_thread.iter().all(|&n| n > 0), "{per_thread:?}");
 }
 
-/// The engine binary, with its output lines on a channel.
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_punct"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("punct starts");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    return;
-                }
-            }
-        });
-        let stdin = child.stdin.take().unwrap();
-        Engine {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// Lines up to and including the first starting with `prefix`.
-    fn until(&self, prefix: &str, timeout: Duration) -> Vec<String> {
-        let deadline = Instant::now() + timeout;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    let end = line.starts_with(prefix);
-                    seen.push(line);
-                    if end {
-                        return seen;
-                    }
-                }
-                Err(e) => panic!("no '{prefix}' line ({e:?}); got {seen:#?}"),
-            }
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn bestmove(line: &str, p: &Position) -> Move {
-    let mv = line
-        .strip_prefix("bestmove ")
-        .and_then(|rest| rest.split_whitespace().next())
-        .unwrap_or_else(|| panic!("not a bestmove line: {line}"));
-    let mv = parse_move(mv).unwrap();
-    p.check_move(mv).unwrap_or_else(|e| panic!("{line}: {e}"));
-    mv
-}
-
-const LONG: Duration = Duration::from_secs(20);
-
 #[test]
 fn the_binary_searches_on_two_threads() {
     let mut e = Engine::start();
@@ -251,7 +175,7 @@ fn the_binary_searches_on_two_threads() {
     e.send("go movetime 200");
     let lines = e.until("bestmove", LONG);
     let took = t.elapsed();
-    let mv = bestmove(lines.last().unwrap(), &p);
+    let mv = legal_bestmove(lines.last().unwrap(), &p);
     assert!(took < Duration::from_millis(1000), "{took:?}");
     // The final info line's PV starts with the move played (a referee checks it).
     let info = &lines[lines.len() - 2];
@@ -280,20 +204,15 @@ fn the_binary_searches_on_two_threads() {
         lines.iter().filter(|l| l.starts_with("bestmove")).count(),
         1
     );
-    bestmove(lines.last().unwrap(), &p);
+    legal_bestmove(lines.last().unwrap(), &p);
 
     // `quit` mid-search exits at once, with status 0.
     e.send("go infinite");
     thread::sleep(Duration::from_millis(200));
-    let t = Instant::now();
     e.send("quit");
-    let status = loop {
-        if let Some(status) = e.child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(t.elapsed() < Duration::from_secs(1), "no exit after quit");
-        thread::sleep(Duration::from_millis(5));
-    };
+    let status = e
+        .wait_exit(Duration::from_secs(1))
+        .expect("exit within a second of quit");
     assert!(status.success(), "{status:?}");
 }
 
