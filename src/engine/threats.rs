@@ -360,31 +360,79 @@ pub fn any_drop(pos: &Position) -> Option<Move> {
 
 /// A drop of the side to move that connects (no move is made).
 fn drop_win(pos: &Position, touch: &Touch) -> Option<Move> {
-    completing_drops(pos, pos.side_to_move(), touch)
-        .next()
+    CompletingDrops::new(pos, pos.side_to_move(), touch)
+        .first()
         .map(Move::Drop)
 }
 
-/// Every drop of `colour` that would connect: each placement of a kind in hand, inside the drop
-/// area, with its PÜNCT where a completing piece's can be.
-fn completing_drops<'a>(
-    pos: &'a Position,
-    colour: Colour,
-    touch: &'a Touch,
-) -> impl Iterator<Item = Placement> + 'a {
-    let area = pos.drop_area_for(colour);
-    (touch.any & area).into_iter().flat_map(move |p| {
-        Kind::ALL
-            .into_iter()
-            .filter(move |&kind| pos.in_hand(colour, kind) > 0)
-            .flat_map(move |kind| {
-                (0..kind.orientations()).filter_map(move |o| Placement::new(kind, p, o))
-            })
-            .filter(move |pl| {
-                let cells = pl.cells();
-                cells.iter().all(|&c| area.contains(c)) && touch.completes(cells)
-            })
-    })
+/// Drop shapes indexed `kind * 6 + orientation`.
+const SHAPES: usize = 36;
+
+/// Every drop of `colour` that would connect, found set-wise: per shape of a kind in hand, the
+/// PÜNCT spaces with all three dots in the drop area where the piece meets both sides of an
+/// axis (see [`Touch::completes`]).
+struct CompletingDrops {
+    puncts: [CellSet; SHAPES],
+    any: CellSet,
+}
+
+impl CompletingDrops {
+    fn new(pos: &Position, colour: Colour, touch: &Touch) -> CompletingDrops {
+        let mut out = CompletingDrops {
+            puncts: [CellSet::EMPTY; SHAPES],
+            any: CellSet::EMPTY,
+        };
+        let area = pos.drop_area_for(colour);
+        let candidates = touch.any & area;
+        if candidates.is_empty() {
+            return out;
+        }
+        for kind in Kind::ALL {
+            if pos.in_hand(colour, kind) == 0 {
+                continue;
+            }
+            for o in 0..kind.orientations() {
+                let [a, b] = kind.minor_offsets(o);
+                let fits = candidates & area.shifted_down(a) & area.shifted_down(b);
+                if fits.is_empty() {
+                    continue;
+                }
+                let hits = |r: CellSet| r | r.shifted_down(a) | r.shifted_down(b);
+                let mut found = CellSet::EMPTY;
+                for ((to_a, to_b), near) in touch.axes.iter().zip(&touch.near) {
+                    let here = fits & *near;
+                    if !here.is_empty() {
+                        found |= here & hits(*to_a) & hits(*to_b);
+                    }
+                }
+                out.puncts[kind.index() * 6 + o as usize] = found;
+                out.any |= found;
+            }
+        }
+        out
+    }
+
+    /// The first in generation order: lowest PÜNCT space, then kind, then orientation.
+    fn first(&self) -> Option<Placement> {
+        let p = self.any.first()?;
+        (0..SHAPES).find_map(|i| {
+            self.puncts[i]
+                .contains(p)
+                .then(|| Placement::new_unchecked(Kind::ALL[i / 6], p, (i % 6) as u8))
+        })
+    }
+
+    /// The spaces of all of them.
+    fn cells(&self) -> CellSet {
+        let mut cells = self.any;
+        for (i, &puncts) in self.puncts.iter().enumerate() {
+            if !puncts.is_empty() {
+                let [a, b] = Kind::ALL[i / 6].minor_offsets((i % 6) as u8);
+                cells |= puncts.shifted_down(-a) | puncts.shifted_down(-b);
+            }
+        }
+        cells
+    }
 }
 
 /// Whether the side to move may shift piece `id` (on top of its stacks, unblocked, own) to
@@ -600,9 +648,10 @@ pub fn threat(pos: &Position) -> Option<Threat> {
     let mut threatened = false;
     let touch = Touch::new(pos.top_view(them));
     if touch.near() {
-        for pl in completing_drops(pos, them, &touch) {
+        let drops = CompletingDrops::new(pos, them, &touch);
+        if !drops.any.is_empty() {
             threatened = true;
-            pl.cells().iter().for_each(|&c| zone.insert(c));
+            zone |= drops.cells();
         }
         for (id, piece) in pos.pieces() {
             if piece.colour != them {
