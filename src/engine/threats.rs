@@ -12,7 +12,7 @@
 //! set-wise from that, and only they are checked (drops exactly on sets, shifts by playing).
 
 use crate::cellset::CellSet;
-use crate::geometry::{central_cells, Axis};
+use crate::geometry::{central_cells, Axis, Side};
 use crate::geometry::{Dir, GRID_LEN};
 use crate::moves::Move;
 use crate::piece::{Colour, Kind, Placement};
@@ -49,6 +49,17 @@ impl Wave {
         w.schedule(start - t.own, 0, t);
         w.absorb(start & t.own, 0, t);
         w
+    }
+
+    /// One wave per axis, from its first side.
+    #[inline]
+    fn from_first_sides(sides: &[(Side, Side); 3], t: &Terrain) -> [Wave; 3] {
+        // Built in place: an array `map` over waves shows up in profiles as copying.
+        [
+            Wave::new(sides[0].0.cells(), t),
+            Wave::new(sides[1].0.cells(), t),
+            Wave::new(sides[2].0.cells(), t),
+        ]
     }
 
     /// Registers `front` (spaces adjacent to what is reached at `level`) to be reached later.
@@ -117,12 +128,7 @@ pub fn distance_within(
 ) -> u32 {
     let t = terrain(own, cheap, dear, dear_cost);
     let sides = Axis::ALL.map(|axis| axis.sides());
-    // Built in place: an array `map` over waves shows up in profiles as copying.
-    let mut waves = [
-        Wave::new(sides[0].0.cells(), &t),
-        Wave::new(sides[1].0.cells(), &t),
-        Wave::new(sides[2].0.cells(), &t),
-    ];
+    let mut waves = Wave::from_first_sides(&sides, &t);
     for level in 0..=limit as usize {
         for (wave, (_, target)) in waves.iter_mut().zip(&sides) {
             if level > 0 {
@@ -203,11 +209,7 @@ pub fn near_paths(
 ) -> Option<(u32, CellSet)> {
     let t = terrain(own, cheap, dear, dear_cost);
     let sides = Axis::ALL.map(|axis| axis.sides());
-    let mut waves = [
-        Wave::new(sides[0].0.cells(), &t),
-        Wave::new(sides[1].0.cells(), &t),
-        Wave::new(sides[2].0.cells(), &t),
-    ];
+    let mut waves = Wave::from_first_sides(&sides, &t);
     let mut from_a: [Vec<CellSet>; 3] = Default::default();
     let mut distance = None;
     for level in 0..=cap as usize {
