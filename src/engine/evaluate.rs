@@ -20,6 +20,44 @@ pub fn trace(pos: &Position, params: &Params) -> Vec<(&'static str, i32)> {
     terms(pos, params).to_vec()
 }
 
+/// The evaluation as a linear form in the evaluation weights: `evaluate(pos) ≈ Σ coef × weight`
+/// over the returned `(index in params::specs(), coef)` pairs, up to integer rounding. Weights
+/// that enter non-linearly (`OppCoverCost`, which shapes the distances) are held at their value
+/// in `params` and never appear. This is what a Texel tuner fits without re-running the search.
+pub fn features(pos: &Position, params: &Params) -> Vec<(usize, f32)> {
+    let us = pos.side_to_move();
+    let [d_us, d_them] = distances(pos, params).map(|d| d as i32);
+    let [w, b] = pos.centre_count();
+    let centre_diff = if us == crate::Colour::White {
+        w as i32 - b as i32
+    } else {
+        b as i32 - w as i32
+    } as f32;
+    let late = centre_phase(pos) as f32 / 256.0;
+    let hand = pos.hand_total(us) as i32 - pos.hand_total(!us) as i32;
+    let near = (NEAR - d_us).max(0) - (NEAR - d_them).max(0);
+    let coefs = [
+        ("PathWeight", (d_them - d_us) as f32),
+        ("PathNearWeight", near as f32),
+        ("CentreEarly", centre_diff * (1.0 - late)),
+        ("CentreLate", centre_diff * late),
+        ("HandWeight", hand as f32),
+        ("Tempo", 1.0),
+    ];
+    coefs
+        .iter()
+        .filter(|(_, c)| *c != 0.0)
+        .map(|(name, c)| (param_index(name), *c))
+        .collect()
+}
+
+fn param_index(name: &str) -> usize {
+    crate::engine::params::specs()
+        .iter()
+        .position(|s| s.name == name)
+        .expect("a feature names a tunable")
+}
+
 /// Connection distance of each player: `[side to move, opponent]`.
 pub fn distances(pos: &Position, params: &Params) -> [u32; 2] {
     let us = pos.side_to_move();
@@ -86,6 +124,24 @@ mod tests {
             trace(&pos, &p).iter().map(|t| t.1).sum::<i32>(),
             evaluate(&pos, &p)
         );
+    }
+
+    #[test]
+    fn features_reproduce_the_evaluation() {
+        let p = Params::default();
+        for text in [
+            "- w 0",
+            "Wc5c6c7 b 1",
+            "Wc5c6c7/Bf5f6f7 w 2",
+            "Wi9i10j10/Bj9k9k10 w 2",
+        ] {
+            let pos = parse_position(text, Variant::Standard).unwrap();
+            let linear: f32 = features(&pos, &p)
+                .iter()
+                .map(|&(i, c)| c * p.get(crate::engine::params::specs()[i].name).unwrap() as f32)
+                .sum();
+            assert!((linear - evaluate(&pos, &p) as f32).abs() <= 1.0, "{text}");
+        }
     }
 
     #[test]

@@ -8,12 +8,23 @@ pub struct ParamSpec {
     pub default: i32,
     pub min: i32,
     pub max: i32,
+    /// Whether it is an evaluation weight (what a Texel tuner fits) or a search constant.
+    pub group: Group,
+}
+
+/// What a tunable belongs to.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Group {
+    /// A weight of the static evaluation.
+    Eval,
+    /// A search or move-ordering constant.
+    Search,
 }
 
 macro_rules! params {
-    ($($field:ident $name:literal = $default:literal in $min:literal ..= $max:literal; #[doc = $doc:literal])*) => {
+    ($($field:ident $name:literal $group:ident = $default:literal in $min:literal ..= $max:literal; #[doc = $doc:literal])*) => {
         const SPECS: &[ParamSpec] = &[
-            $(ParamSpec { name: $name, default: $default, min: $min, max: $max },)*
+            $(ParamSpec { name: $name, default: $default, min: $min, max: $max, group: Group::$group },)*
         ];
 
         /// Current values of the tunables.
@@ -43,46 +54,51 @@ macro_rules! params {
 }
 
 params! {
-    path_weight "PathWeight" = 40 in 0..=1000;
+    path_weight "PathWeight" Eval = 40 in 0..=1000;
         #[doc = "Per empty space of connection distance, opponent's minus own."]
-    path_near_weight "PathNearWeight" = 60 in 0..=1000;
+    path_near_weight "PathNearWeight" Eval = 60 in 0..=1000;
         #[doc = "Extra per space below 6 of own distance (a short path is worth more than linear)."]
-    opp_cover_cost "OppCoverCost" = 2 in 1..=3;
+    opp_cover_cost "OppCoverCost" Eval = 2 in 1..=3;
         #[doc = "Distance cost of an opponent's dot (covering it needs a shift onto a stack)."]
-    centre_early "CentreEarly" = 8 in 0..=1000;
+    centre_early "CentreEarly" Eval = 8 in 0..=1000;
         #[doc = "Per central dot of difference at the start of the game."]
-    centre_late "CentreLate" = 150 in 0..=2000;
+    centre_late "CentreLate" Eval = 150 in 0..=2000;
         #[doc = "Per central dot of difference when a player is about to drop the last piece."]
-    hand_weight "HandWeight" = 6 in -200..=200;
+    hand_weight "HandWeight" Eval = 6 in -200..=200;
         #[doc = "Per piece in hand of difference (tempo in the centre race)."]
-    tempo "Tempo" = 15 in 0..=200;
+    tempo "Tempo" Eval = 15 in 0..=200;
         #[doc = "Bonus for the side to move."]
-    width_base "WidthBase" = 6 in 1..=500;
+    width_base "WidthBase" Search = 6 in 1..=500;
         #[doc = "Moves searched at an interior node of depth 1 (width cap)."]
-    width_per_depth "WidthPerDepth" = 4 in 0..=500;
+    width_per_depth "WidthPerDepth" Search = 4 in 0..=500;
         #[doc = "Extra moves searched per ply of remaining depth."]
-    root_width_first "RootWidthFirst" = 400 in 1..=100000;
+    root_width_first "RootWidthFirst" Search = 400 in 1..=100000;
         #[doc = "Root moves searched in the first iteration (static order, threat stoppers first)."]
-    root_width "RootWidth" = 24 in 1..=10000;
+    root_width "RootWidth" Search = 24 in 1..=10000;
         #[doc = "Root moves searched after the first iteration (best of the previous one first)."]
-    block_cap "BlockCap" = 64 in 1..=10000;
+    block_cap "BlockCap" Search = 64 in 1..=10000;
         #[doc = "Most moves tried against an opponent's threat to connect in one."]
-    lmr_min_move "LmrMinMove" = 3 in 1..=100;
+    lmr_min_move "LmrMinMove" Search = 3 in 1..=100;
         #[doc = "Moves searched before late-move reductions start."]
-    lmr_min_depth "LmrMinDepth" = 2 in 1..=20;
+    lmr_min_depth "LmrMinDepth" Search = 2 in 1..=20;
         #[doc = "Least remaining depth for late-move reductions."]
-    aspiration "Aspiration" = 60 in 5..=5000;
+    aspiration "Aspiration" Search = 60 in 5..=5000;
         #[doc = "Half width of the first aspiration window."]
-    order_own_path "OrderOwnPath" = 4 in 0..=100;
+    order_own_path "OrderOwnPath" Search = 4 in 0..=100;
         #[doc = "Move ordering: per dot on a space of the own shortest paths."]
-    order_opp_path "OrderOppPath" = 3 in 0..=100;
+    order_opp_path "OrderOppPath" Search = 3 in 0..=100;
         #[doc = "Move ordering: per dot on a space of the opponent's shortest paths."]
-    order_contact "OrderContact" = 1 in 0..=100;
+    order_contact "OrderContact" Search = 1 in 0..=100;
         #[doc = "Move ordering: per dot next to an own top-visible dot."]
-    order_centre "OrderCentre" = 6 in 0..=100;
+    order_centre "OrderCentre" Search = 6 in 0..=100;
         #[doc = "Move ordering: per dot in the centre, scaled by how close the last drop is."]
-    history_div "HistoryDiv" = 64 in 1..=100000;
+    history_div "HistoryDiv" Search = 64 in 1..=100000;
         #[doc = "Divisor of the history score added to the ordering score."]
+}
+
+/// The tunables of one group, in option order.
+pub fn specs_of(group: Group) -> impl Iterator<Item = &'static ParamSpec> {
+    SPECS.iter().filter(move |s| s.group == group)
 }
 
 /// Every tunable, in option order.
