@@ -131,6 +131,7 @@ fn narrow_searches_claim_only_proven_mates() {
             if let Some(ok) = claim_holds(pos, r.score, r.best.unwrap()) {
                 checked += 1;
                 if !ok {
+                    eprintln!("wrong: {pos} depth {depth} {:?} {:?}", r.score, r.best);
                     wrong.push((i, depth, r.score));
                 }
             }

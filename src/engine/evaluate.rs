@@ -36,7 +36,11 @@ pub fn features(pos: &Position, params: &Params) -> Vec<(usize, f32)> {
     let late = centre_phase(pos) as f32 / 256.0;
     let hand = pos.hand_total(us) as i32 - pos.hand_total(!us) as i32;
     let near = (NEAR - d_us).max(0) - (NEAR - d_them).max(0);
+    let [m_us, m_them] = movable(pos);
+    let mobility = (m_us - m_them) as f32;
     let coefs = [
+        ("MobilityEarly", mobility * (1.0 - late)),
+        ("MobilityLate", mobility * late),
         ("PathWeight", (d_them - d_us) as f32),
         ("PathNearWeight", near as f32),
         ("CentreEarly", centre_diff * (1.0 - late)),
@@ -86,7 +90,19 @@ pub fn centre_phase(pos: &Position) -> i32 {
     played * played * 256 / (17 * 17)
 }
 
-fn terms(pos: &Position, params: &Params) -> [(&'static str, i32); 5] {
+/// Unblocked pieces on the board: `[side to move, opponent]`.
+pub fn movable(pos: &Position) -> [i32; 2] {
+    let us = pos.side_to_move();
+    let mut n = [0, 0];
+    for (id, piece) in pos.pieces() {
+        if !pos.is_blocked(id) {
+            n[(piece.colour != us) as usize] += 1;
+        }
+    }
+    n
+}
+
+fn terms(pos: &Position, params: &Params) -> [(&'static str, i32); 6] {
     let us = pos.side_to_move();
     let [d_us, d_them] = distances(pos, params).map(|d| d as i32);
     let path = params.path_weight * (d_them - d_us);
@@ -101,8 +117,12 @@ fn terms(pos: &Position, params: &Params) -> [(&'static str, i32); 5] {
     let centre_weight =
         params.centre_early + (params.centre_late - params.centre_early) * phase / 256;
     let hand = pos.hand_total(us) as i32 - pos.hand_total(!us) as i32;
+    let [m_us, m_them] = movable(pos);
+    let mobility_weight =
+        params.mobility_early + (params.mobility_late - params.mobility_early) * phase / 256;
     [
         ("path", path),
+        ("mobility", (m_us - m_them) * mobility_weight),
         ("near_path", near),
         ("centre", centre_diff * centre_weight),
         ("hand", hand * params.hand_weight),

@@ -9,7 +9,7 @@ use crate::cellset::CellSet;
 use crate::engine::evaluate::centre_phase;
 use crate::engine::params::Params;
 use crate::engine::sliced::{kth_largest, Sliced};
-use crate::engine::threats::{any_drop, near_paths, threat, threat_zone};
+use crate::engine::threats::{any_drop, move_touches as touches, near_paths, threat, threat_zone};
 use crate::geometry::Cell;
 use crate::geometry::{board_cells, central_cells, GRID_LEN};
 use crate::movegen::MoveSink;
@@ -32,9 +32,14 @@ const BLOCKER_BONUS: i32 = 1 << 24;
 pub struct MovePicker {
     /// Per ply: the moves to search, with whether each is exempt from reductions.
     lists: Vec<Vec<(Move, bool)>>,
-    /// Per ply: whether the list holds every move that does not lose at once (no pruning), so
-    /// that a loss found over it is proven.
+    /// Per ply: whether the list and its overflow hold every move that does not lose at once
+    /// (no pruning), so that a loss found over them is proven.
     complete: Vec<bool>,
+    /// Per ply: the threat stoppers beyond `BlockCap`, searched only when every move of the
+    /// list loses (a cap must not turn a defended position into a loss).
+    overflow: Vec<Vec<Move>>,
+    /// Per ply: the opponent threatens a win, and the list holds only the stoppers.
+    only_stoppers: Vec<bool>,
     all: Vec<Move>,
     /// Sort keys of the scored moves (see `sort_key`), and the two halves they are split into.
     scored: Vec<u64>,
@@ -138,6 +143,8 @@ impl MovePicker {
         MovePicker {
             lists: vec![Vec::new(); plies],
             complete: vec![true; plies],
+            overflow: vec![Vec::new(); plies],
+            only_stoppers: vec![false; plies],
             all: Vec::with_capacity(8192),
             scored: Vec::with_capacity(8192),
             block_keys: Vec::with_capacity(256),
@@ -165,6 +172,19 @@ impl MovePicker {
     #[inline]
     pub fn get(&self, ply: usize, i: usize) -> (Move, bool) {
         self.lists[ply][i]
+    }
+
+    /// The stoppers left out of the list at `ply` by the cap (see `overflow`).
+    #[inline]
+    pub fn overflow(&self, ply: usize) -> &[Move] {
+        &self.overflow[ply]
+    }
+
+    /// Whether the list at `ply` holds only the stoppers of a winning threat: every other move
+    /// loses to the opponent's next move.
+    #[inline]
+    pub fn only_stoppers(&self, ply: usize) -> bool {
+        self.only_stoppers[ply]
     }
 
     /// Whether the list at `ply` left out no move that might avoid a loss.
@@ -304,7 +324,10 @@ impl MovePicker {
                 .filter(|&&m| Some(m) != tt)
                 .map(|&m| (m, true)),
         );
-        let mut taken = 0;
+        // Against a winning threat every other move loses at once: only stoppers are searched.
+        let only_stoppers = c.decisive && !c.blockers.is_empty();
+        self.only_stoppers[ply] = only_stoppers;
+        let mut taken = if only_stoppers { width } else { 0 };
         for k in killers.into_iter().flatten() {
             if Some(k) != tt && c.rest.contains(&k) && taken < width {
                 list.push((k, false));
@@ -320,9 +343,11 @@ impl MovePicker {
                 taken += 1;
             }
         }
+        let overflow = &mut self.overflow[ply];
+        overflow.clear();
+        overflow.extend(c.extra_blockers.iter().filter(|&&m| Some(m) != tt));
         // Against a winning threat only the stoppers matter (every other move loses at once).
-        self.complete[ply] =
-            c.all_stoppers && (c.decisive || (c.complete && c.rest.len() <= width));
+        self.complete[ply] = c.decisive || (c.complete && c.rest.len() <= width);
         if list.is_empty() && !pos.is_finished() {
             list.push((Move::Pass, true));
         }
@@ -345,7 +370,7 @@ impl MovePicker {
         let threat = found.map(|t| t.zone);
         let us = pos.side_to_move();
         // With one piece left, the own last drop ends the game too: not a plain loss.
-        let last_drop = pos.variant() == Variant::Standard && pos.hand_total(us) == 1;
+        let last_drop = pos.hand_total(us) == 1;
         out.decisive = found.is_some_and(|t| t.decisive) && !last_drop;
         if let Some(zone) = threat {
             // Every move meeting the threat zone must be looked at, so it must be hot.
@@ -393,17 +418,20 @@ impl MovePicker {
             }
             None => rest.extend_from_slice(&scored),
         }
-        out.all_stoppers = blockers.len() <= block_cap;
-        take_best(&mut blockers, block_cap);
+        take_best(&mut blockers, usize::MAX);
         take_best(&mut rest, n);
         let Candidates {
             blockers: block_moves,
+            extra_blockers,
             rest: rest_moves,
             ..
         } = out;
         block_moves.clear();
+        extra_blockers.clear();
         rest_moves.clear();
-        block_moves.extend(blockers.iter().map(|&k| all[key_index(k)]));
+        let capped = blockers.len().min(block_cap);
+        block_moves.extend(blockers[..capped].iter().map(|&k| all[key_index(k)]));
+        extra_blockers.extend(blockers[capped..].iter().map(|&k| all[key_index(k)]));
         rest_moves.extend(rest.iter().map(|&k| all[key_index(k)]));
         // Too few scored moves: fill up with cold drops.
         'fill: for &(kind, o, puncts) in &cold {
@@ -440,11 +468,11 @@ struct Candidates {
     key: u64,
     valid: bool,
     blockers: Vec<Move>,
+    /// The stoppers beyond the cap, best first.
+    extra_blockers: Vec<Move>,
     rest: Vec<Move>,
     /// `rest` holds every move that is not a stopper.
     complete: bool,
-    /// `blockers` holds every move that may stop the opponent's threats.
-    all_stoppers: bool,
     /// The opponent threatens a win: moves other than `blockers` lose at once.
     decisive: bool,
 }
@@ -575,24 +603,6 @@ fn history_bonus(h: i32, div: i32) -> i32 {
     } else {
         h / div.max(1)
     }
-}
-
-/// Whether a move lands on or lifts a piece off a space of `zone`.
-fn touches(pos: &Position, mv: Move, zone: CellSet) -> bool {
-    let lands = mv
-        .placement()
-        .is_some_and(|pl| pl.cells().iter().any(|&c| zone.contains(c)));
-    let lifts = match mv {
-        Move::Shift { from, .. } => pos.top_piece(from).is_some_and(|id| {
-            pos.piece(id)
-                .placement
-                .cells()
-                .iter()
-                .any(|&c| zone.contains(c))
-        }),
-        _ => false,
-    };
-    lands || lifts
 }
 
 /// A score and a generation index packed so that ascending keys mean the highest score

@@ -68,6 +68,10 @@ params! {
         #[doc = "Per piece in hand of difference (tempo in the centre race)."]
     tempo "Tempo" Eval = 15 in 0..=200;
         #[doc = "Bonus for the side to move."]
+    mobility_early "MobilityEarly" Eval = 2 in -200..=200;
+        #[doc = "Per movable (unblocked) piece on the board of difference, at the start."]
+    mobility_late "MobilityLate" Eval = 12 in -200..=500;
+        #[doc = "Per movable piece of difference when a last drop nears (the centre race is won by moving pieces)."]
     width_base "WidthBase" Search = 6 in 1..=500;
         #[doc = "Moves searched at an interior node of depth 1 (width cap)."]
     width_per_depth "WidthPerDepth" Search = 4 in 0..=500;
@@ -78,6 +82,8 @@ params! {
         #[doc = "Root moves searched after the first iteration (best of the previous one first)."]
     block_cap "BlockCap" Search = 64 in 1..=10000;
         #[doc = "Most moves tried against an opponent's threat to connect in one."]
+    threat_extension "ThreatExtension" Search = 0 in 0..=32;
+        #[doc = "Plies past the iteration's depth where a node facing a winning threat is searched one more ply (0: off)."]
     lmr_min_move "LmrMinMove" Search = 3 in 1..=100;
         #[doc = "Moves searched before late-move reductions start."]
     lmr_min_depth "LmrMinDepth" Search = 2 in 1..=20;

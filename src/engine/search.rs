@@ -17,7 +17,9 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::engine::evaluate::evaluate;
 use crate::engine::movepick::MovePicker;
 use crate::engine::params::Params;
-use crate::engine::threats::{find_win_cached, TouchCache};
+use crate::engine::threats::{
+    find_win_cached, root_tactics, threat_cached, RootTactics, TouchCache,
+};
 use crate::engine::timeman::{allocate, TimeLimits};
 use crate::engine::tt::{TranspositionTable, TtBound, MATE, MATE_BOUND};
 use crate::engine::types::{Bound, Limits, Score, SearchControl, SearchInfo, SearchResult};
@@ -48,6 +50,8 @@ struct Facts {
     key: u64,
     win: Option<Move>,
     eval: i32,
+    /// Whether the opponent threatens to win next move (found at the horizon only).
+    threatened: Option<bool>,
     valid: bool,
 }
 
@@ -55,6 +59,7 @@ const NO_FACTS: Facts = Facts {
     key: 0,
     win: None,
     eval: NO_EVAL,
+    threatened: None,
     valid: false,
 };
 
@@ -430,6 +435,8 @@ struct Worker<'a> {
     node_limit: u64,
     aborted: bool,
     seldepth: usize,
+    /// Plies beyond which the horizon is no longer extended against threats.
+    extension_limit: usize,
     /// The root move that last raised alpha in the current iteration, with its score and PV:
     /// what an interrupted iteration has learnt.
     partial: Option<(i32, Vec<Move>, Bound)>,
@@ -444,14 +451,20 @@ fn terminal_score(outcome: Outcome, side: Colour, ply: usize) -> i32 {
     }
 }
 
-/// An internal score as a UCI score.
+/// Reported centipawns stay within this. Beyond it lie only the search's internal bounds for
+/// lines that lose (or win) in every searched variation without proof, which must not read as
+/// mate-sized scores: they are reported as this many centipawns.
+pub const REPORTED_CP_MAX: i32 = 5_000;
+
+/// An internal score as a UCI score: proven mates as `mate`, everything else as `cp` within
+/// `±REPORTED_CP_MAX`.
 pub fn uci_score(score: i32) -> Score {
     if score >= MATE_BOUND {
         Score::Mate((MATE - score + 1) / 2)
     } else if score <= -MATE_BOUND {
         Score::Mate(-((MATE + score + 1) / 2))
     } else {
-        Score::Cp(score)
+        Score::Cp(score.clamp(-REPORTED_CP_MAX, REPORTED_CP_MAX))
     }
 }
 
@@ -483,6 +496,7 @@ impl<'a> Worker<'a> {
             node_limit: limits.nodes.unwrap_or(u64::MAX),
             aborted: false,
             seldepth: 0,
+            extension_limit: 0,
             partial: None,
         }
     }
@@ -526,11 +540,27 @@ impl<'a> Worker<'a> {
                 time: self.clock.elapsed(),
             };
         }
+        // The rules first: a win in one is searched first at every depth; against a winning
+        // threat only the moves that stop it are searched (the others lose at once).
+        let tactics = root_tactics(pos, &moves);
+        if let RootTactics::Stoppers(stoppers) = &tactics {
+            if !stoppers.is_empty() {
+                moves = stoppers.clone();
+            }
+        }
         let mut ordered = self
             .picker
             .order_root(pos, &moves, self.params, self.history);
+        if let RootTactics::Win(win) = tactics {
+            ordered.retain(|&m| m != win);
+            ordered.insert(0, win);
+        }
         if let Some(seed) = self.shuffle_seed {
             shuffle_root(&mut ordered, seed, self.index);
+            if let RootTactics::Win(win) = tactics {
+                ordered.retain(|&m| m != win);
+                ordered.insert(0, win);
+            }
         }
         let mut root: Vec<RootMove> = ordered
             .into_iter()
@@ -553,6 +583,11 @@ impl<'a> Worker<'a> {
                 continue;
             }
             self.partial = None;
+            // Leaves lie at ply `depth`; extensions up to `ThreatExtension` plies past it.
+            self.extension_limit = match self.params.threat_extension as usize {
+                0 => 0,
+                k => (depth as usize + k - 1).min(MAX_PLY),
+            };
             let score = if multipv == 1 && depth > 1 && best_score.abs() < MATE_BOUND {
                 self.aspiration(pos, &mut root, depth, best_score, report)
             } else {
@@ -811,6 +846,7 @@ impl<'a> Worker<'a> {
                 key,
                 win: find_win_cached(pos, &mut self.touches),
                 eval: NO_EVAL,
+                threatened: None,
                 valid: true,
             };
         }
@@ -818,6 +854,17 @@ impl<'a> Worker<'a> {
             self.facts[slot] = facts;
             self.pv[ply].push(win);
             return MATE - ply as i32 - 1;
+        }
+        let mut depth = depth;
+        if depth <= 0 && ply < MAX_PLY && ply <= self.extension_limit && ply > 0 {
+            // The horizon does not hide a one-move loss: against a winning threat the node is
+            // searched one more ply (its stoppers), and so on along a chain of threats.
+            let threatened = *facts.threatened.get_or_insert_with(|| {
+                threat_cached(pos, &mut self.touches).is_some_and(|t| t.decisive)
+            });
+            if threatened {
+                depth = 1;
+            }
         }
         if depth <= 0 || ply >= MAX_PLY {
             if facts.eval == NO_EVAL {
@@ -896,6 +943,27 @@ impl<'a> Worker<'a> {
                     Visit::Searched => {}
                 }
             }
+        }
+        // Every capped stopper lost: the ones beyond the cap are tried too, until one holds.
+        if node.best <= -MATE_BOUND && node.best < beta {
+            let mut i = 0;
+            while i < self.picker.overflow(ply).len() && node.best <= -MATE_BOUND {
+                let mv = self.picker.overflow(ply)[i];
+                i += 1;
+                if early.contains(&Some(mv)) {
+                    continue;
+                }
+                match self.search_move(pos, &mut node, mv, true) {
+                    Visit::Aborted => return 0,
+                    Visit::Cut => break,
+                    Visit::Searched => {}
+                }
+            }
+        }
+        // The moves left out against a winning threat lose one ply later than an immediate
+        // loss: the score must not claim a shorter mate than that.
+        if self.picker.only_stoppers(ply) && node.best < -(MATE - ply as i32 - 2) {
+            node.best = -(MATE - ply as i32 - 2);
         }
         let Node {
             mut best,

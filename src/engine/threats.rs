@@ -644,11 +644,16 @@ pub struct Threat {
 
 /// [`threat_zone`] with whether the threat is a win (see [`Threat`]).
 pub fn threat(pos: &Position) -> Option<Threat> {
+    threat_cached(pos, &mut TouchCache::default())
+}
+
+/// [`threat`] with a cache of the sets it derives from top views.
+pub fn threat_cached(pos: &Position, cache: &mut TouchCache) -> Option<Threat> {
     let them = !pos.side_to_move();
     let mut decisive = false;
     let mut zone = CellSet::EMPTY;
     let mut threatened = false;
-    let touch = Touch::new(pos.top_view(them));
+    let touch = cache.touch(pos.top_view(them));
     if touch.near() {
         let drops = CompletingDrops::new(pos, them, &touch);
         if !drops.any.is_empty() {
@@ -685,6 +690,89 @@ pub fn threat(pos: &Position) -> Option<Threat> {
         }
     }
     threatened.then_some(Threat { zone, decisive })
+}
+
+/// What the rules decide at the root before any search (see [`root_tactics`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RootTactics {
+    /// This move wins at once.
+    Win(Move),
+    /// The opponent threatens to win next move: exactly these moves stop every threat (all
+    /// others lose at once). Empty when none does: the position is lost.
+    Stoppers(Vec<Move>),
+    /// Neither: the search decides.
+    Open,
+}
+
+/// The root's exact tactics over `moves` (the legal moves, or the `searchmoves` among them):
+/// a winning move if one exists, else, against a winning threat, the moves after which the
+/// opponent has no winning move, each checked by playing it. Stoppers are looked for only among
+/// the moves that touch the threat zone (every stopper does, see [`threat`]) and own last drops
+/// (which end the game).
+pub fn root_tactics(pos: &mut Position, moves: &[Move]) -> RootTactics {
+    if pos.is_finished() || moves.is_empty() {
+        return RootTactics::Open;
+    }
+    let us = pos.side_to_move();
+    let wins = |pos: &mut Position, mv: Move| {
+        pos.make(mv);
+        let won = pos.outcome().is_some_and(|o| o.winner == Some(us));
+        pos.unmake();
+        won
+    };
+    if let Some(win) = find_win(pos) {
+        if moves.contains(&win) {
+            return RootTactics::Win(win);
+        }
+        // Restricted by `searchmoves`: look for a win among the allowed moves.
+        if let Some(&mv) = moves.iter().find(|&&mv| wins(pos, mv)) {
+            return RootTactics::Win(mv);
+        }
+    }
+    let Some(t) = threat(pos).filter(|t| t.decisive) else {
+        return RootTactics::Open;
+    };
+    let last_drop = pos.hand_total(us) == 1;
+    let stoppers = moves
+        .iter()
+        .copied()
+        .filter(|&mv| {
+            let candidate =
+                move_touches(pos, mv, t.zone) || (last_drop && matches!(mv, Move::Drop(_)));
+            candidate && stops_threats(pos, mv)
+        })
+        .collect();
+    RootTactics::Stoppers(stoppers)
+}
+
+/// Whether after `mv` the opponent neither has won nor can win with one move.
+pub fn stops_threats(pos: &mut Position, mv: Move) -> bool {
+    let them = !pos.side_to_move();
+    pos.make(mv);
+    let stops = match pos.outcome() {
+        Some(o) => o.winner != Some(them),
+        None => find_win(pos).is_none(),
+    };
+    pos.unmake();
+    stops
+}
+
+/// Whether a move lands on or lifts a piece off a space of `zone`.
+pub fn move_touches(pos: &Position, mv: Move, zone: CellSet) -> bool {
+    let lands = mv
+        .placement()
+        .is_some_and(|pl| pl.cells().iter().any(|&c| zone.contains(c)));
+    let lifts = match mv {
+        Move::Shift { from, .. } => pos.top_piece(from).is_some_and(|id| {
+            pos.piece(id)
+                .placement
+                .cells()
+                .iter()
+                .any(|&c| zone.contains(c))
+        }),
+        _ => false,
+    };
+    lands || lifts
 }
 
 #[cfg(test)]
