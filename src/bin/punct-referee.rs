@@ -15,6 +15,7 @@ usage: punct-referee -engine cmd=PROG [KEY=VALUE]... -engine ... [FLAGS]
 
 Engine keys (-engine, or -each for all engines; an engine's own keys win):
   cmd=PROG | cmd=builtin:random   program, or the built-in uniform random mover (seeded)
+  cmd=builtin:greedy              built-in one-ply player: wins, blocks, else connects/centre
   name=NAME  dir=DIR  args=\"A B\"  arg=A (repeatable)  proto=uci|ugi
   option.NAME=VALUE               setoption sent after the handshake
   tc=[MOVES/]TIME[+INC]           clock (seconds, or m:s); tc=inf for none

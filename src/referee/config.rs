@@ -28,6 +28,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use crate::position::Variant;
+use crate::referee::builtin::BUILTINS;
 use crate::referee::timecontrol::TimeControl;
 
 /// The handshake an engine speaks.
@@ -50,7 +51,7 @@ impl Proto {
 #[derive(Clone, Debug, PartialEq)]
 pub struct EngineConfig {
     pub name: String,
-    /// A program, or `builtin:random`.
+    /// A program, or a built-in player (`builtin:random`, `builtin:greedy`).
     pub cmd: String,
     pub dir: Option<PathBuf>,
     pub args: Vec<String>,
@@ -455,10 +456,11 @@ pub fn build_engine(each: &[String], own: &[String], flag: &str) -> Result<Engin
     if e.cmd.is_empty() {
         return Err(format!("{flag}: cmd= is missing"));
     }
-    if e.is_builtin() && e.cmd != "builtin:random" {
+    if e.is_builtin() && !BUILTINS.contains(&e.cmd.as_str()) {
         return Err(format!(
-            "{flag}: unknown built-in player '{}' (builtin:random)",
-            e.cmd
+            "{flag}: unknown built-in player '{}' ({})",
+            e.cmd,
+            BUILTINS.join(", ")
         ));
     }
     if e.name.is_empty() {

@@ -2,7 +2,8 @@
 //!
 //! `config` (flags and TOML into a `RunConfig`), `engine_process` (a child in its own process
 //! group, reads with deadlines), `signals` (Ctrl-C kills every engine group), `player` (engine
-//! or built-in behind one trait), `builtin`, `openings`, `game` (one game), `tournament`
+//! or built-in behind one trait), `builtin` (random, and greedy with `greedy`, `greedy_score`),
+//! `openings`, `game` (one game), `tournament`
 //! (schedule, standings), `runner` (workers, records, output), `pgn`, `jsonl`, `resume`,
 //! `compliance`; and from the statistics side `timecontrol`, `stats`, `sprt`, `report`.
 
@@ -11,6 +12,8 @@ pub mod compliance;
 pub mod config;
 pub mod engine_process;
 pub mod game;
+pub mod greedy;
+pub mod greedy_score;
 pub mod jsonl;
 pub mod openings;
 pub mod pgn;

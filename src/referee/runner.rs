@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, Sender};
 use serde_json::json;
 
-use crate::referee::builtin::RandomPlayer;
+use crate::referee::builtin::builtin_player;
 use crate::referee::config::{EngineConfig, RunConfig, TournamentKind};
 use crate::referee::game::{play_game, GameRecord, GameSpec};
 use crate::referee::jsonl::JsonlWriter;
@@ -81,8 +81,8 @@ impl Console {
 }
 
 fn make_player(e: &EngineConfig, cfg: &RunConfig) -> Box<dyn Player> {
-    if e.is_builtin() {
-        Box::new(RandomPlayer::new(&e.name))
+    if let Some(p) = builtin_player(&e.cmd, &e.name) {
+        p
     } else {
         Box::new(EnginePlayer::new(
             e.clone(),
