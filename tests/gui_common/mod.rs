@@ -142,8 +142,26 @@ pub fn http(port: u16, method: &str, path: &str, headers: &[(&str, &str)], body:
     req.push_str(body);
     // The server may answer (and close) before reading all of it.
     let _ = s.write_all(req.as_bytes());
+    // Read to the end of the body as Content-Length gives it (a server may keep the
+    // connection open), else to the end of the stream.
     let mut raw = Vec::new();
-    let _ = s.read_to_end(&mut raw);
+    let mut chunk = [0u8; 65536];
+    loop {
+        if let Some(split) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&raw[..split]).to_ascii_lowercase();
+            let len = head.lines().find_map(|l| {
+                l.strip_prefix("content-length:")
+                    .and_then(|v| v.trim().parse::<usize>().ok())
+            });
+            if len.is_some_and(|n| raw.len() >= split + 4 + n) {
+                break;
+            }
+        }
+        match s.read(&mut chunk) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => raw.extend_from_slice(&chunk[..n]),
+        }
+    }
     parse_reply(&raw)
 }
 
@@ -257,6 +275,8 @@ impl Browser {
         .collect::<Vec<_>>();
         let caps = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
+            "pageLoadStrategy": "eager",
+            "timeouts": {"pageLoad": 20000, "script": 20000},
             "goog:chromeOptions": {"binary": chromium, "args": args}
         }}});
         let mut b = Browser {
@@ -275,6 +295,9 @@ impl Browser {
 
     /// A WebDriver call; returns `value` of the answer, panicking on an error answer.
     pub fn call(&self, method: &str, path: &str, body: &Value) -> Value {
+        if std::env::var("GUI_TEST_TRACE").is_ok() {
+            eprintln!("webdriver {method} {path}");
+        }
         let body = if method == "POST" {
             body.to_string()
         } else {

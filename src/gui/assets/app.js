@@ -16,6 +16,7 @@ let hover = { cell: null, rot: 0 };
 let infoRows = {};               // multipv -> parsed info
 let infoSearch = null;
 let boardKey = '';
+let infoPosition = '';           // the position the engine lines are about
 window.punctInfoLatency = [];    // ms from the engine's line being read to it being on screen
 window.punctFirstBoardMs = null; // ms from navigation start to the first board drawn
 
@@ -318,7 +319,13 @@ function render(s) {
   const eng = s.engines[s.analysis.engine];
   $('ana-multipv').max = eng && eng.multipv_max ? eng.multipv_max : 1;
   $('btn-analyse').textContent = s.analysis.on ? 'Stop analysis' : 'Analyse';
-  if (!s.thinking) $('info-source').textContent = '';
+  if (s.position !== infoPosition) {
+    // Lines about another position would mislead.
+    infoPosition = s.position;
+    infoRows = {};
+    document.querySelector('#info tbody').replaceChildren();
+    $('info-source').textContent = '';
+  }
   renderHands();
   renderClocks();
   renderEngines();
@@ -328,6 +335,7 @@ function render(s) {
 
 function renderInfo(info) {
   const t0 = performance.now();
+  if (state && info.cursor !== state.cursor) return;
   if (info.search !== infoSearch) { infoSearch = info.search; infoRows = {}; }
   if (info.string !== undefined && info.pv === undefined) return;
   const k = info.multipv || 1;
