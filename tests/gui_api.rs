@@ -469,3 +469,63 @@ fn many_tabs_get_the_same_state_and_closed_tabs_are_dropped() {
         std::thread::sleep(Duration::from_millis(500));
     }
 }
+
+#[test]
+fn engines_play_each_other() {
+    let gui = gui_with_mock("random");
+    let r = gui.post(
+        "/api/new",
+        &json!({"white": 0, "black": 1, "time": {"movetime": 30}}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text());
+    let s = gui.wait_state(Duration::from_secs(30), "six engine moves", |s| {
+        s["moves"].as_array().unwrap().len() >= 6
+    });
+    let mut pos = Position::new(Variant::Standard);
+    for m in s["moves"].as_array().unwrap() {
+        pos.play(parse_move(m.as_str().unwrap()).unwrap()).unwrap();
+    }
+    // Pause stops them; a human cannot move for an engine at the end of the list.
+    let n = gui.post("/api/pause", &json!({"paused": true})).json()["moves"]
+        .as_array()
+        .unwrap()
+        .len();
+    std::thread::sleep(Duration::from_millis(300));
+    let later = gui.state()["moves"].as_array().unwrap().len();
+    assert!(later <= n + 1, "{n} -> {later}");
+}
+
+#[test]
+fn tournament_records_are_listed_and_replayed() {
+    let dir = std::env::temp_dir().join(format!("punct-gui-results-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = "[Event \"t\"]\n[Round \"1\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n\
+                  [Variant \"standard\"]\n[FEN \"- w 0\"]\n\n1. c5c6d6 {0.1s} f5f6f7 {0.1s} *\n\n";
+    std::fs::write(dir.join("t.pgn"), record).unwrap();
+    std::fs::write(dir.join("notes.txt"), "not a record").unwrap();
+    let gui = Gui::start(&["--no-default-engine", "--results", dir.to_str().unwrap()]);
+    let list = gui.get("/api/results").json();
+    assert_eq!(list["files"].as_array().unwrap().len(), 1, "{list}");
+    assert_eq!(list["files"][0]["file"], "t.pgn");
+    assert_eq!(list["files"][0]["games"][0]["white"], "a");
+    let s = gui
+        .post("/api/results/load", &json!({"file": "t.pgn", "index": 0}))
+        .json();
+    assert_eq!(s["moves"], json!(["c5c6d6", "f5f6f7"]));
+    assert_eq!(s["cursor"], 0);
+    assert_eq!(s["names"], json!(["a", "b"]));
+    let s = gui.post("/api/goto", &json!({"ply": 2})).json();
+    assert_eq!(s["position"], "Wc5c6d6/Bf5f6f7 w 2");
+    assert_eq!(
+        gui.post("/api/results/load", &json!({"file": "t.pgn", "index": 5}))
+            .status,
+        400
+    );
+    assert_eq!(
+        gui.post("/api/results/load", &json!({"file": "notes.txt"}))
+            .status,
+        400
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -588,7 +588,9 @@ impl App {
 
     /// A new subscriber; None when there are too many.
     pub fn subscribe(&mut self) -> Option<Receiver<String>> {
-        self.subscribers.retain(|s| !s.is_full());
+        // Drops tabs that are gone (receiver dropped) or not reading (channel full).
+        self.subscribers
+            .retain(|s| s.try_send(": ping\n\n".to_string()).is_ok());
         if self.subscribers.len() >= MAX_SUBSCRIBERS {
             return None;
         }
