@@ -71,6 +71,8 @@ pub struct App {
     /// Bumped by every state sent.
     version: u64,
     pub analysis: AnalysisSetting,
+    /// Whether play was paused before analysis started (restored when it stops).
+    paused_before_analysis: bool,
     /// Engines do not move while paused (watching engine games step by step).
     pub paused: bool,
     /// The last notice for the page (an error or what happened).
@@ -132,6 +134,7 @@ impl App {
                 multipv: 1,
             },
             paused: false,
+            paused_before_analysis: false,
             message: String::new(),
             subscribers: Vec::new(),
             results_dir,
@@ -382,6 +385,10 @@ impl App {
         match self.game.play_text(text) {
             Ok(_) => {
                 self.message.clear();
+                // A move of one's own resumes the game (the engine answers), unless analysing.
+                if !self.analysis.on {
+                    self.paused = false;
+                }
                 self.changed();
                 Ok(())
             }
@@ -487,11 +494,14 @@ impl App {
         if on && self.engines.is_empty() {
             return Err("no engine is configured".into());
         }
-        self.analysis.on = on;
-        if on {
+        if on && !self.analysis.on {
             // Analysis takes the board: engines do not move meanwhile.
+            self.paused_before_analysis = self.paused;
             self.paused = true;
+        } else if !on && self.analysis.on {
+            self.paused = self.paused_before_analysis;
         }
+        self.analysis.on = on;
         // A new setting restarts the search.
         self.game_version += 1;
         self.schedule();
