@@ -1,16 +1,18 @@
 //! The command line of the `punct` binary: with no command the engine loop (`protocol.md`);
-//! `perft`, `moves` and `bench` run once and exit.
+//! `perft`, `moves`, `bench` and `svg` run once and exit.
 
 use std::io::Write;
 use std::process::ExitCode;
 
 use crate::engine::{bench, fmt, search::Searcher, uci};
-use crate::notation::parse_position;
+use crate::notation::{parse_move, parse_position};
 use crate::perft::divide;
 use crate::position::{Position, Variant};
+use crate::svg::{board_svg, SvgOptions};
 
 const USAGE: &str = "usage: punct [--variant standard|basic] \
-     [perft <depth> [<position>] | moves [<position>] | bench [<depth>]]\n\
+     [perft <depth> [<position>] | moves [<position>] | bench [<depth>] | \
+     svg [<position>] [--last <move>] [--flip] [--out <file>]]\n\
      With no command, punct runs the engine on stdin/stdout (see protocol.md).";
 
 /// A command-line error: one line on stderr, exit status 2.
@@ -111,6 +113,13 @@ pub fn run(args: &[String]) -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        Some("svg") => match svg_command(&args[1..], variant) {
+            Ok(picture) => {
+                let _ = out.write_all(picture.as_bytes());
+                ExitCode::SUCCESS
+            }
+            Err(e) => usage_error(&e),
+        },
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             ExitCode::SUCCESS
@@ -120,5 +129,46 @@ pub fn run(args: &[String]) -> ExitCode {
             drop(out);
             ExitCode::from(uci::run(variant) as u8)
         }
+    }
+}
+
+/// `svg [POSITION] [--last MOVE] [--flip] [--out FILE]`: the board picture, written to FILE
+/// (then nothing goes to stdout) or returned for stdout.
+fn svg_command(args: &[String], variant: Variant) -> Result<String, String> {
+    let mut rest = Vec::new();
+    let mut out_file = None;
+    let mut last = None;
+    let mut flipped = false;
+    let mut i = 0;
+    while i < args.len() {
+        match args[i].as_str() {
+            "--out" | "-o" => {
+                i += 1;
+                out_file = Some(args.get(i).ok_or("--out needs a file name")?.clone());
+            }
+            "--last" => {
+                i += 1;
+                let text = args.get(i).ok_or("--last needs a move")?;
+                let mv = parse_move(text).map_err(|e| format!("bad move '{text}': {e}"))?;
+                last = Some(mv);
+            }
+            "--flip" => flipped = true,
+            a => rest.push(a.to_string()),
+        }
+        i += 1;
+    }
+    let pos = position_from_args(&rest, variant)?;
+    let opts = SvgOptions {
+        flipped,
+        last_move: last,
+        panel: true,
+    };
+    let picture = board_svg(&pos, &opts);
+    match out_file {
+        Some(path) => {
+            std::fs::write(&path, picture).map_err(|e| format!("cannot write {path}: {e}"))?;
+            Ok(String::new())
+        }
+        None => Ok(picture),
     }
 }

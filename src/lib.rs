@@ -9,6 +9,7 @@ pub mod cellset;
 pub mod cli;
 pub mod engine;
 pub mod geometry;
+pub mod gui;
 pub mod legality;
 pub mod movegen;
 pub mod moves;
@@ -17,6 +18,7 @@ pub mod perft;
 pub mod piece;
 pub mod position;
 pub mod referee;
+pub mod svg;
 mod zobrist;
 
 pub use cellset::CellSet;

@@ -35,6 +35,7 @@ Flags:
   -draw movenumber=N movecount=N score=CP      -resign movecount=N score=CP   (off by default)
   -sprt elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] [model=normalized|logistic]
   -pgnout FILE     game records        -jsonl FILE   JSON Lines log (also the resume journal)
+  -svgout DIR      each game's final position as DIR/game-NNNN.svg
   -ratinginterval N   score lines every N games (default 10; 0: off)
   -resume          continue the run recorded in -jsonl FILE (same flags)
   -overwrite       start afresh, replacing the records of an earlier run

@@ -259,6 +259,29 @@ fn write_game(
 }
 
 /// The text lines that report the standings (score lines or a table).
+/// `-svgout`: the final position of a game as `DIR/game-NNNN.svg` (last move marked).
+fn write_final_svg(
+    dir: &Path,
+    g: &GameRecord,
+    variant: crate::position::Variant,
+) -> Result<(), String> {
+    let pos =
+        crate::notation::parse_position(&g.final_position, variant).map_err(|e| e.to_string())?;
+    let last_move = g
+        .moves
+        .last()
+        .and_then(|m| crate::notation::parse_move(&m.mv).ok());
+    let opts = crate::svg::SvgOptions {
+        flipped: false,
+        last_move,
+        panel: true,
+    };
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let path = dir.join(format!("game-{:04}.svg", g.game));
+    std::fs::write(&path, crate::svg::board_svg(&pos, &opts))
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
 fn standings_lines(cfg: &RunConfig, st: &Standings, final_report: bool) -> Vec<String> {
     let names: Vec<&str> = cfg.engines.iter().map(|e| e.name.as_str()).collect();
     let mut lines = Vec::new();
@@ -490,6 +513,14 @@ pub fn run(cfg: &RunConfig) -> u8 {
                         console.line(&format!("punct-referee: cannot write records: {e}"));
                         stop.store(true, Ordering::SeqCst);
                         exit = EXIT_ERROR;
+                    }
+                    if let Some(dir) = &cfg.svgout {
+                        if let Err(e) = write_final_svg(dir, &g, cfg.variant) {
+                            console.line(&format!(
+                                "punct-referee: no picture of game {}: {e}",
+                                g.game
+                            ));
+                        }
                     }
                     standings.add(&g);
                     played_now += 1;
