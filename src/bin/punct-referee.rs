@@ -12,6 +12,7 @@ usage: punct-referee -engine cmd=PROG [KEY=VALUE]... -engine ... [FLAGS]
        punct-referee -config tournaments/NAME.toml [FLAGS]
        punct-referee -compliance cmd=PROG [KEY=VALUE]...
        punct-referee -check-pgn FILE [-variant basic]
+       punct-referee -merge FILE... [-sprt ...]   statistics of shards' -jsonl logs as one run
 
 Engine keys (-engine, or -each for all engines; an engine's own keys win):
   cmd=PROG | cmd=builtin:random   program, or the built-in uniform random mover (seeded)
@@ -35,6 +36,9 @@ Flags:
   -sprt elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] [model=normalized|logistic]
   -pgnout FILE     game records        -jsonl FILE   JSON Lines log (also the resume journal)
   -ratinginterval N   score lines every N games (default 10; 0: off)
+  -sample file=F [freq=P] [format=text|jsonl] [skipplies=N] [quiet=true]
+                   write sampled positions with score, depth and result (docs/tuning.md)
+  -shard I/N       play only shard I (0-based) of N: game pairs p with (p-1) % N == I
   -resume          continue the run recorded in -jsonl FILE (same flags)
   -overwrite       start afresh, replacing the records of an earlier run
   -recover         accepted: crashed engines are always restarted for the next game
@@ -70,6 +74,7 @@ fn main() -> ExitCode {
         Command::Run(cfg) => runner::run(&cfg),
         Command::Compliance(engine, variant) => compliance::run(&engine, variant),
         Command::CheckPgn(files, variant) => compliance::check_pgn(&files, variant),
+        Command::Merge(files, sprt) => punct::referee::merge::run(&files, sprt),
     };
     ExitCode::from(code)
 }

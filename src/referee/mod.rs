@@ -4,7 +4,7 @@
 //! group, reads with deadlines), `signals` (Ctrl-C kills every engine group), `player` (engine
 //! or built-in behind one trait), `builtin`, `openings`, `game` (one game), `tournament`
 //! (schedule, standings), `runner` (workers, records, output), `pgn`, `jsonl`, `resume`,
-//! `compliance`; and from the statistics side `timecontrol`, `stats`, `sprt`, `report`.
+//! `compliance`; `sample` (`-sample`), `shard` and `merge` (runs split over machines); and from the statistics side `timecontrol`, `stats`, `sprt`, `report`.
 
 pub mod builtin;
 pub mod compliance;
@@ -12,12 +12,15 @@ pub mod config;
 pub mod engine_process;
 pub mod game;
 pub mod jsonl;
+pub mod merge;
 pub mod openings;
 pub mod pgn;
 pub mod player;
 pub mod report;
 pub mod resume;
 pub mod runner;
+pub mod sample;
+pub mod shard;
 pub mod signals;
 pub mod sprt;
 pub mod stats;
