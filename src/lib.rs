@@ -17,6 +17,7 @@ pub mod perft;
 pub mod piece;
 pub mod position;
 pub mod referee;
+pub mod tune;
 mod zobrist;
 
 pub use cellset::CellSet;

@@ -519,5 +519,33 @@ mod tests {
     fn one_move_threats_of_either_side() {
         let quiet = parse_position("Wc5c6c7/Bf5f6f7 w 2", Variant::Standard).unwrap();
         assert!(!has_one_move_threat(&quiet));
+        // The position before the winning move of a random game: a threat for the side to
+        // move, and with the other side to move a threat of the opponent.
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
+        let mut found = 0;
+        for _ in 0..40 {
+            let mut pos = Position::new(Variant::Standard);
+            let mut before = pos.clone();
+            while !pos.is_finished() {
+                let moves = pos.legal_moves();
+                before = pos.clone();
+                pos.make(moves[rng.gen_range(0..moves.len())]);
+            }
+            if pos
+                .outcome()
+                .is_some_and(|o| o.winner == Some(before.side_to_move()))
+            {
+                assert!(has_one_move_threat(&before));
+                let text = before
+                    .to_string()
+                    .replace(" w ", " x ")
+                    .replace(" b ", " w ");
+                let swapped = parse_position(&text.replace(" x ", " b "), Variant::Standard);
+                assert!(has_one_move_threat(&swapped.unwrap()));
+                found += 1;
+            }
+        }
+        assert!(found > 5, "{found}");
     }
 }
