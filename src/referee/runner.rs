@@ -373,7 +373,7 @@ fn summary_json(
 
 /// Whether an engine program can be found (a path, or a name on PATH), so that a typo is a
 /// configuration error rather than a run of lost games.
-fn program_exists(e: &EngineConfig) -> bool {
+pub fn program_exists(e: &EngineConfig) -> bool {
     use std::os::unix::fs::PermissionsExt;
     let runnable = |p: &Path| {
         std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)

@@ -33,6 +33,13 @@ impl IterationGames {
     /// `cfg` holds the engine as its first engine (its limit and options), the openings,
     /// variant, adjudication and concurrency; `names` are the tuned options.
     pub fn new(cfg: RunConfig, pairs: u64, names: Vec<String>) -> Result<IterationGames, String> {
+        let e = &cfg.engines[0];
+        if !e.is_builtin() && !crate::referee::runner::program_exists(e) {
+            return Err(format!(
+                "engine program '{}' not found or not executable",
+                e.cmd
+            ));
+        }
         let openings = Openings::new(&cfg.openings, cfg.variant, cfg.srand)?;
         Ok(IterationGames {
             cfg,
