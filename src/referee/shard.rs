@@ -56,6 +56,27 @@ mod tests {
     }
 
     #[test]
+    fn flags_and_toml_give_shard_and_sample() {
+        use crate::referee::config::{parse_args, run_config, toml_to_args, Command};
+        let flags = "-engine cmd=a nodes=5 -engine cmd=b nodes=5 -shard 1/3 \
+                     -sample file=s.txt freq=0.5 quiet=true";
+        let c = run_config(flags);
+        assert_eq!(c.shard, Some(Shard { index: 1, count: 3 }));
+        let s = c.sample.as_ref().unwrap();
+        assert_eq!((s.freq, s.quiet), (0.5, true));
+        let toml = "shard = \"1/3\"\n[sample]\nfile = \"s.txt\"\nfreq = 0.5\nquiet = true\n\
+                    [[engine]]\ncmd = \"a\"\nnodes = 5\n[[engine]]\ncmd = \"b\"\nnodes = 5\n";
+        match parse_args(&toml_to_args(toml).unwrap()).unwrap() {
+            Command::Run(t) => assert_eq!(*t, c),
+            other => panic!("{other:?}"),
+        }
+        let bad = crate::referee::config::split_words(
+            "-engine cmd=a nodes=5 -engine cmd=b nodes=5 -shard 3/3",
+        );
+        assert!(parse_args(&bad).is_err());
+    }
+
+    #[test]
     fn shards_partition_the_pairs() {
         for count in 1..6 {
             for pair in 1..40u64 {
