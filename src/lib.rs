@@ -1,9 +1,10 @@
-//! PÜNCT: the rules of Kris Burm's game as a library, plus the engine and referee built on it.
+//! PÜNCT: the rules of Kris Burm's game as a library, plus the engine, referee and tuner built on it.
 //!
 //! The rules live in small modules: [`geometry`] (cells, directions, sides), [`cellset`],
 //! [`piece`] (kinds and placements), [`position`] (stacks, make/unmake, game end),
 //! [`movegen`], [`legality`] (one move with the reason it is illegal), [`notation`] and
-//! [`perft`]. The authority for every rule is `RULES.md` of the project.
+//! [`perft`]. The authority for every rule is `RULES.md` of the project. [`tune`] sits on top
+//! of both the engine (its evaluation as features) and the referee (its games).
 
 pub mod cellset;
 pub mod cli;
@@ -19,6 +20,7 @@ pub mod piece;
 pub mod position;
 pub mod referee;
 pub mod svg;
+pub mod tune;
 mod zobrist;
 
 pub use cellset::CellSet;

@@ -12,6 +12,7 @@ usage: punct-referee -engine cmd=PROG [KEY=VALUE]... -engine ... [FLAGS]
        punct-referee -config tournaments/NAME.toml [FLAGS]
        punct-referee -compliance cmd=PROG [KEY=VALUE]...
        punct-referee -check-pgn FILE [-variant basic]
+       punct-referee -merge FILE... [-sprt ...]   statistics of shards' -jsonl logs as one run
 
 Engine keys (-engine, or -each for all engines; an engine's own keys win):
   cmd=PROG | cmd=builtin:random   program, or the built-in uniform random mover (seeded)
@@ -37,6 +38,9 @@ Flags:
   -pgnout FILE     game records        -jsonl FILE   JSON Lines log (also the resume journal)
   -svgout DIR      each game's final position as DIR/game-NNNN.svg
   -ratinginterval N   score lines every N games (default 10; 0: off)
+  -sample file=F [freq=P] [format=text|jsonl] [skipplies=N] [quiet=true]
+                   write sampled positions with score, depth and result (docs/tuning.md)
+  -shard I/N       play only shard I (0-based) of N: game pairs p with (p-1) % N == I
   -resume          continue the run recorded in -jsonl FILE (same flags)
   -overwrite       start afresh, replacing the records of an earlier run
   -recover         accepted: crashed engines are always restarted for the next game
@@ -72,6 +76,7 @@ fn main() -> ExitCode {
         Command::Run(cfg) => runner::run(&cfg),
         Command::Compliance(engine, variant) => compliance::run(&engine, variant),
         Command::CheckPgn(files, variant) => compliance::check_pgn(&files, variant),
+        Command::Merge(files, sprt) => punct::referee::merge::run(&files, sprt),
     };
     ExitCode::from(code)
 }

@@ -210,6 +210,10 @@ pub struct RunConfig {
     pub ready_timeout: Duration,
     /// Deadline for a move when the engine has no clock (depth, nodes only).
     pub watchdog: Duration,
+    /// `-sample`: positions with scores and results for tuning.
+    pub sample: Option<crate::referee::sample::SampleConfig>,
+    /// `-shard I/N`: play only this part of the games.
+    pub shard: Option<crate::referee::shard::Shard>,
 }
 
 /// What the command line asks for.
@@ -220,6 +224,8 @@ pub enum Command {
     Compliance(Box<EngineConfig>, Variant),
     /// Read PGN files back and replay every game with the rules.
     CheckPgn(Vec<PathBuf>, Variant),
+    /// Combine the JSONL logs of shards into one run's statistics.
+    Merge(Vec<PathBuf>, Option<SprtConfig>),
 }
 
 pub const DEFAULT_TIMEMARGIN: Duration = Duration::from_millis(50);
@@ -234,6 +240,8 @@ const KV_FLAGS: &[&str] = &[
     "-resign",
     "-sprt",
     "-compliance",
+    "-sample",
+    "-merge",
 ];
 
 /// Parses the command line (without the program name).
@@ -504,6 +512,9 @@ struct Parser {
     startup_ms: Option<u64>,
     ready_ms: Option<u64>,
     watchdog_ms: Option<u64>,
+    sample: Option<crate::referee::sample::SampleConfig>,
+    shard: Option<crate::referee::shard::Shard>,
+    merge: Option<Vec<PathBuf>>,
 }
 
 impl Parser {
@@ -590,6 +601,7 @@ impl Parser {
                 "-ping-ms" => self.ready_ms = Some(positive(flag, value)?),
                 "-watchdog-ms" => self.watchdog_ms = Some(positive(flag, value)?),
                 "-check-pgn" => self.check_pgn.push(PathBuf::from(value)),
+                "-shard" => self.shard = Some(crate::referee::shard::Shard::parse(value)?),
                 _ => return Err(format!("unknown flag '{flag}' (see --help)")),
             }
         }
@@ -601,6 +613,8 @@ impl Parser {
             "-engine" => self.engines.push(kv.to_vec()),
             "-each" => self.each.extend_from_slice(kv),
             "-compliance" => self.compliance = Some(kv.to_vec()),
+            "-sample" => self.sample = Some(crate::referee::sample::parse_sample_flag(kv)?),
+            "-merge" => self.merge = Some(kv.iter().map(PathBuf::from).collect()),
             "-openings" => {
                 let mut path = None;
                 let mut order = OpeningOrder::Random;
@@ -737,6 +751,12 @@ impl Parser {
         if !self.check_pgn.is_empty() {
             return Ok(Command::CheckPgn(self.check_pgn, variant));
         }
+        if let Some(files) = self.merge {
+            if files.is_empty() {
+                return Err("-merge needs the JSONL files of the shards".into());
+            }
+            return Ok(Command::Merge(files, self.sprt));
+        }
         let mut engines = Vec::new();
         for (n, own) in self.engines.iter().enumerate() {
             let e = build_engine(&self.each, own, &format!("-engine #{}", n + 1))?;
@@ -813,6 +833,8 @@ impl Parser {
             startup_timeout: ms(self.startup_ms, 10_000),
             ready_timeout: ms(self.ready_ms, 10_000),
             watchdog: ms(self.watchdog_ms, 60_000),
+            sample: self.sample,
+            shard: self.shard,
         })))
     }
 }

@@ -5,7 +5,7 @@
 //! or built-in behind one trait), `builtin` (random, and greedy with `greedy`, `greedy_score`),
 //! `openings`, `game` (one game), `tournament`
 //! (schedule, standings), `runner` (workers, records, output), `pgn`, `jsonl`, `resume`,
-//! `compliance`; and from the statistics side `timecontrol`, `stats`, `sprt`, `report`.
+//! `compliance`; `sample` (`-sample`), `shard` and `merge` (runs split over machines); and from the statistics side `timecontrol`, `stats`, `sprt`, `report`.
 
 pub mod builtin;
 pub mod compliance;
@@ -15,12 +15,15 @@ pub mod game;
 pub mod greedy;
 pub mod greedy_score;
 pub mod jsonl;
+pub mod merge;
 pub mod openings;
 pub mod pgn;
 pub mod player;
 pub mod report;
 pub mod resume;
 pub mod runner;
+pub mod sample;
+pub mod shard;
 pub mod signals;
 pub mod sprt;
 pub mod stats;

@@ -22,6 +22,7 @@ use crate::referee::report::{
     match_summary, score_line, standings_table, MatchReport, PlayerStanding,
 };
 use crate::referee::resume::{fingerprint, load_journal, rewrite_pgn};
+use crate::referee::sample::Sampler;
 use crate::referee::signals;
 use crate::referee::sprt::SprtDecision;
 use crate::referee::stats::{pentanomial_elo, trinomial_elo, Pentanomial, Wdl};
@@ -209,6 +210,7 @@ fn open_outputs(
                 "variant": cfg.variant.name(),
                 "games_total": total,
                 "games_done": done.len(),
+                "shard": cfg.shard.map(|s| s.label()),
             }),
         )
         .map_err(|e| format!("{}: {e}", path.display()))?;
@@ -394,7 +396,7 @@ fn summary_json(
 
 /// Whether an engine program can be found (a path, or a name on PATH), so that a typo is a
 /// configuration error rather than a run of lost games.
-fn program_exists(e: &EngineConfig) -> bool {
+pub fn program_exists(e: &EngineConfig) -> bool {
     use std::os::unix::fs::PermissionsExt;
     let runnable = |p: &Path| {
         std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
@@ -435,7 +437,7 @@ pub fn run(cfg: &RunConfig) -> u8 {
             return EXIT_BAD_ARGS;
         }
     };
-    let specs = schedule(cfg, &openings);
+    let specs = crate::referee::shard::select(schedule(cfg, &openings), cfg.shard);
     let total = specs.len();
     let fp = fingerprint(cfg);
     let done = match (&cfg.jsonl, cfg.resume) {
@@ -457,6 +459,13 @@ pub fn run(cfg: &RunConfig) -> u8 {
     };
     let mut standings = Standings::new(cfg.engines.len());
     let done_set: HashSet<u64> = done.iter().map(|g| g.game).collect();
+    let mut sampler = match Sampler::open(cfg, &done_set) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("punct-referee: {e}");
+            return EXIT_BAD_ARGS;
+        }
+    };
     for g in &done {
         standings.add(g);
     }
@@ -509,7 +518,15 @@ pub fn run(cfg: &RunConfig) -> u8 {
                     s.game, names[s.white], names[s.black]
                 )),
                 Event::Finished(g) => {
-                    if let Err(e) = write_game(&mut out, &g, &cfg.event, cfg.pgnout.as_deref()) {
+                    // Samples before the journal: a game in the journal has all its samples.
+                    let sampled = sampler.as_mut().map(|s| s.write_game(&g));
+                    if let Some(Err(e)) = sampled {
+                        console.line(&format!("punct-referee: cannot write samples: {e}"));
+                        stop.store(true, Ordering::SeqCst);
+                        exit = EXIT_ERROR;
+                    } else if let Err(e) =
+                        write_game(&mut out, &g, &cfg.event, cfg.pgnout.as_deref())
+                    {
                         console.line(&format!("punct-referee: cannot write records: {e}"));
                         stop.store(true, Ordering::SeqCst);
                         exit = EXIT_ERROR;
@@ -571,8 +588,18 @@ pub fn run(cfg: &RunConfig) -> u8 {
                     } else {
                         String::new()
                     };
+                    let positions = sampler
+                        .as_ref()
+                        .map(|s| {
+                            format!(
+                                "{} positions ({:.0}/s), ",
+                                s.kept + s.written,
+                                s.written as f64 / elapsed.as_secs_f64().max(1e-9)
+                            )
+                        })
+                        .unwrap_or_default();
                     let progress = format!(
-                        "[{}/{total}] {score} ETA {}",
+                        "[{}/{total}] {score} {positions}ETA {}",
                         standings.games,
                         fmt_duration(eta)
                     );

@@ -1,0 +1,125 @@
+//! `punct-tune` end to end on a tiny scale: gen writes a data set that texel reads and fits,
+//! spsa plays real games, logs every iteration, draws its chart and resumes a finished run
+//! without playing more.
+
+mod referee_common;
+
+use std::process::Command;
+
+use referee_common::tmpdir;
+
+const TUNE: &str = env!("CARGO_BIN_EXE_punct-tune");
+const ENGINE: &str = env!("CARGO_BIN_EXE_punct");
+
+fn tune(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(TUNE)
+        .args(args)
+        .env("RUST_LOG", "error")
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn gen_then_texel() {
+    let dir = tmpdir("tune-cli-gen");
+    let data = dir.join("d.txt");
+    let engine = format!("cmd={ENGINE}");
+    let (code, out, err) = tune(&[
+        "gen",
+        "-engine",
+        &engine,
+        "-out",
+        data.to_str().unwrap(),
+        "-games",
+        "6",
+        "-nodes",
+        "200",
+        "-freq",
+        "1",
+        "-concurrency",
+        "2",
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("Finished match"));
+    let lines = std::fs::read_to_string(&data).unwrap();
+    assert!(lines.starts_with("# punct-sample 1 text"));
+    assert!(lines.lines().count() > 20);
+    let (code, out, err) = tune(&["texel", "-data", data.to_str().unwrap(), "-valid", "0.2"]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    for want in [
+        "Loss evaluation:",
+        "K = ",
+        "setoption name PathWeight value ",
+        "path_weight \"PathWeight\" Eval = ",
+    ] {
+        assert!(out.contains(want), "no '{want}' in\n{out}");
+    }
+    // A second gen into the same file is refused without -resume or -overwrite.
+    let (code, _, err) = tune(&[
+        "gen",
+        "-engine",
+        &engine,
+        "-out",
+        data.to_str().unwrap(),
+        "-games",
+        "2",
+    ]);
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn spsa_runs_logs_charts_and_resumes() {
+    let dir = tmpdir("tune-cli-spsa");
+    let log = dir.join("s.jsonl");
+    let engine = format!("cmd={ENGINE}");
+    let args = [
+        "spsa",
+        "-engine",
+        &engine,
+        "nodes=150",
+        "-param",
+        "WidthBase",
+        "-param",
+        "Tempo,15,0,200,5,0.01",
+        "-iterations",
+        "3",
+        "-concurrency",
+        "2",
+        "-random-openings",
+        "plies=4",
+        "-log",
+        log.to_str().unwrap(),
+    ];
+    let (code, out, err) = tune(&args);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("setoption name WidthBase value "), "{out}");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let objs: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(objs.len(), 4);
+    for (k, o) in objs[1..].iter().enumerate() {
+        assert_eq!(o["k"], k as u64 + 1);
+        assert_eq!(o["games"], 2, "one pair: both colours");
+        let r = o["result"].as_f64().unwrap();
+        assert!((-2.0..=2.0).contains(&r));
+    }
+    let svg = std::fs::read_to_string(log.with_extension("svg")).unwrap();
+    assert_eq!(svg.matches("<polyline").count(), 2);
+    let mut again = args.to_vec();
+    again.push("-resume");
+    let (code, out, _) = tune(&again);
+    assert_eq!(code, 0);
+    assert!(out.contains("Resuming after iteration 3 of 3"), "{out}");
+    assert_eq!(
+        std::fs::read_to_string(&log).unwrap(),
+        text,
+        "nothing played twice"
+    );
+}
