@@ -10,7 +10,7 @@ use crate::position::{Position, Variant};
 use crate::referee::config::{EngineConfig, Proto};
 use crate::referee::engine_process::EngineProcess;
 use crate::referee::openings::random_opening;
-use crate::referee::pgn::read_games;
+use crate::referee::pgn::{broken_tags, read_games};
 use crate::referee::player::SearchInfo;
 use crate::referee::runner::{EXIT_CHECK_FAILED, EXIT_OK};
 
@@ -477,6 +477,10 @@ pub fn check_pgn(files: &[PathBuf], variant: Variant) -> u8 {
                 continue;
             }
         };
+        for problem in broken_tags(&text) {
+            bad += 1;
+            println!("{}: {problem}", f.display());
+        }
         for g in read_games(&text) {
             total += 1;
             let round = g.tag("Round").unwrap_or("?").to_string();

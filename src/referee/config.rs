@@ -209,6 +209,20 @@ pub struct RunConfig {
     pub watchdog: Duration,
 }
 
+impl RunConfig {
+    /// Every file the run writes, with its flag (no two may be the same file).
+    pub fn output_paths(&self) -> Vec<(&'static str, &std::path::Path)> {
+        let mut out = Vec::new();
+        if let Some(p) = &self.pgnout {
+            out.push(("-pgnout", p.as_path()));
+        }
+        if let Some(p) = &self.jsonl {
+            out.push(("-jsonl", p.as_path()));
+        }
+        out
+    }
+}
+
 /// What the command line asks for.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
@@ -829,6 +843,16 @@ impl Parser {
         if engines.len() < 2 {
             return Err("at least two -engine are needed (see --help)".into());
         }
+        // Names go into one-line PGN tags and console lines.
+        let names = engines.iter().map(|e| ("engine name", &e.name));
+        for (what, text) in names.chain(self.event.iter().map(|e| ("-event", e))) {
+            if text.chars().any(char::is_control) {
+                let shown: String = text.chars().flat_map(char::escape_default).collect();
+                return Err(format!(
+                    "{what} '{shown}' contains a control character (newline, tab, ...)"
+                ));
+            }
+        }
         // Duplicate names would make the records ambiguous: number them.
         for i in 0..engines.len() {
             let dup = engines[..i].iter().any(|e| e.name == engines[i].name);
@@ -1030,6 +1054,15 @@ mod tests {
             "-engine cmd=a depth=1 -engine cmd=b depth=1 -engine cmd=c depth=1 -tournament match",
             "-engine cmd=a depth=1 -engine cmd=b depth=1 -variant chess",
             "-engine cmd=a depth=1 -engine cmd=b depth=1 -games",
+        ] {
+            assert!(parse_args(&args(bad)).is_err(), "accepted: {bad}");
+        }
+        // Control characters in names and the event (quoted tokens keep them).
+        for bad in [
+            "-engine cmd=a depth=1 name='x\ny' -engine cmd=b depth=1",
+            "-engine cmd=a depth=1 -engine cmd=b depth=1 name='b\tb'",
+            "-engine cmd=a depth=1 -engine cmd=b depth=1 -event 'one\ntwo'",
+            "-engine cmd=a depth=1 -engine cmd=b depth=1 -event 'bell\u{7}'",
         ] {
             assert!(parse_args(&args(bad)).is_err(), "accepted: {bad}");
         }

@@ -108,6 +108,7 @@ pub struct Measured {
 
 /// Runs `cmd`, killing it after `limit`; measures its own peak memory (wait4), not that of
 /// other tests' children.
+#[allow(clippy::zombie_processes)] // reaped by wait4 below
 pub fn run_measured(cmd: &mut Command, limit: Duration) -> Measured {
     use std::io::Read;
     let started = Instant::now();
