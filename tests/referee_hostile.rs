@@ -65,7 +65,8 @@ fn a_flooding_engine_forfeits_on_time_with_flat_memory() {
     for g in &games {
         assert_eq!(s(&g["reason"]), "time_forfeit", "{g}");
         assert_eq!(g["fault_player"], 0, "{g}");
-        // The forfeit comes on the clock (1 s + 50 ms margin), not when the flood stops.
+        // The forfeit comes on the clock (1 s + 50 ms margin; slack for a loaded machine), not
+        // when the flood stops (it never does).
         let text = s(&g["reason_text"]);
         let ms: u64 = text
             .split('(')
@@ -73,7 +74,7 @@ fn a_flooding_engine_forfeits_on_time_with_flat_memory() {
             .and_then(|t| t.split_whitespace().next())
             .and_then(|n| n.parse().ok())
             .unwrap_or_else(|| panic!("no time in '{text}'"));
-        assert!(ms < 1600, "forfeit after {ms} ms: {text}");
+        assert!(ms < 2500, "forfeit after {ms} ms: {text}");
     }
     assert!(
         m.max_rss_kb < MEMORY_CEILING_KB,
