@@ -139,7 +139,7 @@ impl Position {
                 if to == piece.placement {
                     return fail(IllegalReason::NoChange);
                 }
-                let mut lifted = self.clone();
+                let mut lifted = self.clone_without_history();
                 lifted.pop_piece(id);
                 let level = lifted.landing_level(to);
                 let cells = to.cells();

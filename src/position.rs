@@ -145,6 +145,29 @@ impl Position {
         pos
     }
 
+    /// A copy without the undo history, for trying a change that is never taken back: the
+    /// cost does not grow with the length of the game (a checked `position ... moves` line
+    /// stays linear).
+    pub(crate) fn clone_without_history(&self) -> Position {
+        Position {
+            variant: self.variant,
+            side: self.side,
+            ply: self.ply,
+            pieces: self.pieces,
+            num_pieces: self.num_pieces,
+            in_hand: self.in_hand,
+            hand_total: self.hand_total,
+            stacks: self.stacks.clone(),
+            stack_len: self.stack_len,
+            height: self.height,
+            top: self.top,
+            hash: self.hash,
+            last_was_pass: self.last_was_pass,
+            outcome: self.outcome,
+            undo: Vec::new(),
+        }
+    }
+
     // ----- queries -----
 
     #[inline]

@@ -6,9 +6,13 @@
 //! `crash` (exits mid-game), `hang` (stops reading and answering), `no-readyok` (never answers
 //! isready), `slow-start` (waits `--delay-ms` before reading anything), `illegal` (plays `pass`
 //! while moves exist), `garbage` (junk lines, then an unparsable bestmove), `slow` (answers after
-//! `--delay-ms`), `sleep` (just sleeps: used as a grandchild by `--spawn-child`).
+//! `--delay-ms`), `flood` (prints `info` lines without end and never answers; with
+//! `--flood-mb N` it stops after N MB and answers), `deaf` (answers the handshake, then never
+//! reads its input again), `sleep` (just sleeps: used as a grandchild by `--spawn-child`).
 //! `--spawn-child` starts a sleeping copy of itself in the same process group, to check that
-//! the referee kills whole groups. `--tag X` only marks the command line for tests.
+//! the referee kills whole groups; with `--child-keeps-pipe` that child inherits the engine's
+//! output pipe (so the pipe stays open after the engine exits). `--tag X` only marks the command
+//! line for tests.
 
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -22,6 +26,8 @@ struct Opts {
     seed: u64,
     variant: Variant,
     spawn_child: bool,
+    child_keeps_pipe: bool,
+    flood_mb: Option<u64>,
 }
 
 fn parse_opts() -> Opts {
@@ -32,6 +38,8 @@ fn parse_opts() -> Opts {
         seed: 0,
         variant: Variant::Standard,
         spawn_child: false,
+        child_keeps_pipe: false,
+        flood_mb: None,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -44,6 +52,12 @@ fn parse_opts() -> Opts {
             "--seed" => o.seed = v.parse().unwrap_or(0),
             "--variant" => o.variant = Variant::from_name(&v).unwrap_or_default(),
             "--tag" => {}
+            "--flood-mb" => o.flood_mb = v.parse().ok(),
+            "--child-keeps-pipe" => {
+                o.child_keeps_pipe = true;
+                i += 1;
+                continue;
+            }
             "--spawn-child" => {
                 o.spawn_child = true;
                 i += 1;
@@ -110,12 +124,14 @@ fn main() {
                 .filter(|w| w[0] == "--tag")
                 .flat_map(|w| w.to_vec())
                 .collect();
-            let _ = std::process::Command::new(exe)
-                .args(["--mode", "sleep"])
+            let mut cmd = std::process::Command::new(exe);
+            cmd.args(["--mode", "sleep"])
                 .args(tag)
-                .stdin(std::process::Stdio::null())
-                .stdout(std::process::Stdio::null())
-                .spawn();
+                .stdin(std::process::Stdio::null());
+            if !o.child_keeps_pipe {
+                cmd.stdout(std::process::Stdio::null());
+            }
+            let _ = cmd.spawn();
         }
     }
     if o.mode == "slow-start" {
@@ -151,6 +167,9 @@ fn main() {
                 say!("option name Hash type spin default 16 min 1 max 1024");
                 say!("option name Ponder type check default false");
                 say!("{}ok", words[0]);
+                if o.mode == "deaf" {
+                    sleep_forever();
+                }
             }
             Some("isready") if o.mode != "no-readyok" => say!("readyok"),
             Some("ucinewgame") | Some("uginewgame") => moves_this_game = 0,
@@ -177,6 +196,22 @@ fn main() {
                             continue;
                         }
                         "slow" => std::thread::sleep(o.delay),
+                        "flood" => {
+                            // About 1 KB per line; the pipe holds the writer back when full.
+                            let pv = choose(&pos, o.seed);
+                            let line = format!(
+                                "info depth 1 score cp 0 nodes 1 pv {}\n",
+                                format!("{pv} ").repeat(1000 / (pv.len() + 1))
+                            );
+                            let mut written = 0u64;
+                            while o.flood_mb.is_none_or(|mb| written < mb << 20) {
+                                if out.write_all(line.as_bytes()).is_err() {
+                                    return;
+                                }
+                                written += line.len() as u64;
+                            }
+                            let _ = out.flush();
+                        }
                         _ => {}
                     }
                 }

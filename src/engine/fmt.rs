@@ -9,6 +9,23 @@ use crate::piece::{Colour, Kind};
 use crate::position::{Outcome, Position};
 
 /// `score cp X` / `score mate N`, with `lowerbound`/`upperbound` when the score is a bound.
+/// Text with every control character but the newline written as an escape (`\u{7}`), so a
+/// line of output stays one line and no terminal control reaches a GUI or a log.
+pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(|c| c.is_control() && c != '\n') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut s = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() && c != '\n' {
+            s.extend(c.escape_default());
+        } else {
+            s.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(s)
+}
+
 pub fn score(score: Score, bound: Bound) -> String {
     let mut s = match score {
         Score::Cp(cp) => format!("score cp {cp}"),

@@ -62,8 +62,10 @@ impl Output {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Prints one line (or several joined by newlines) and flushes.
+    /// Prints one line (or several joined by newlines) and flushes. Other control characters
+    /// are escaped, whatever their source.
     pub fn line(&self, text: &str) {
+        let text = fmt::escape_controls(text);
         let mut inner = self.lock();
         // A closed stdout is not worth dying for: the loop ends at EOF of stdin anyway.
         let _ = writeln!(inner.out, "{text}");

@@ -138,6 +138,7 @@ fn handshake(p: &mut EngineProcess, cfg: &EngineConfig) -> Result<EngineCaps, St
     let fault = |f: IoFault, what: &str| match f {
         IoFault::Timeout => format!("no {what} within {} s", HANDSHAKE.as_secs()),
         IoFault::Disconnected => format!("the engine exited before {what}"),
+        IoFault::InputBlocked => format!("the engine does not read its input (before {what})"),
     };
     p.send(hello).map_err(|f| fault(f, &ok))?;
     p.wait_for(&ok, Instant::now() + HANDSHAKE, |l| {
@@ -205,6 +206,7 @@ fn drive(
                         let why = match f {
                             IoFault::Timeout => "the engine did not stop in time and was killed",
                             IoFault::Disconnected => "the engine exited",
+                            IoFault::InputBlocked => "the engine does not read its input",
                         };
                         state(EngineState::Failed(why.into()), &caps);
                         return;
@@ -274,6 +276,12 @@ fn drive(
             Err(IoFault::Disconnected) => {
                 p.kill();
                 state(EngineState::Failed("the engine exited".into()), &caps);
+                return;
+            }
+            Err(IoFault::InputBlocked) => {
+                p.kill();
+                let why = "the engine does not read its input";
+                state(EngineState::Failed(why.into()), &caps);
                 return;
             }
         }

@@ -8,9 +8,9 @@ use crate::moves::Move;
 use crate::notation::{parse_move, parse_position};
 use crate::position::{Position, Variant};
 use crate::referee::config::{EngineConfig, Proto};
-use crate::referee::engine_process::EngineProcess;
+use crate::referee::engine_process::{EngineProcess, IoFault};
 use crate::referee::openings::random_opening;
-use crate::referee::pgn::read_games;
+use crate::referee::pgn::{broken_tags, read_games};
 use crate::referee::player::SearchInfo;
 use crate::referee::runner::{EXIT_CHECK_FAILED, EXIT_OK};
 
@@ -67,10 +67,10 @@ impl<'a> Checker<'a> {
     }
 
     fn send(&mut self, line: &str) -> Result<(), String> {
-        self.proc()?
-            .send(line)
-            .map(|_| ())
-            .map_err(|_| format!("engine closed its input (sending '{line}')"))
+        self.proc()?.send(line).map(|_| ()).map_err(|f| match f {
+            IoFault::InputBlocked => format!("engine does not read its input (sending '{line}')"),
+            _ => format!("engine closed its input (sending '{line}')"),
+        })
     }
 
     /// Waits for a line starting with `word`; info lines update `last_info`.
@@ -477,6 +477,10 @@ pub fn check_pgn(files: &[PathBuf], variant: Variant) -> u8 {
                 continue;
             }
         };
+        for problem in broken_tags(&text) {
+            bad += 1;
+            println!("{}: {problem}", f.display());
+        }
         for g in read_games(&text) {
             total += 1;
             let round = g.tag("Round").unwrap_or("?").to_string();

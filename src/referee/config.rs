@@ -216,6 +216,26 @@ pub struct RunConfig {
     pub shard: Option<crate::referee::shard::Shard>,
 }
 
+impl RunConfig {
+    /// Every file the run writes, with its flag (no two may be the same file).
+    pub fn output_paths(&self) -> Vec<(&'static str, &std::path::Path)> {
+        let mut out = Vec::new();
+        if let Some(p) = &self.pgnout {
+            out.push(("-pgnout", p.as_path()));
+        }
+        if let Some(p) = &self.jsonl {
+            out.push(("-jsonl", p.as_path()));
+        }
+        if let Some(s) = &self.sample {
+            out.push(("-sample", s.path.as_path()));
+        }
+        if let Some(p) = &self.svgout {
+            out.push(("-svgout", p.as_path()));
+        }
+        out
+    }
+}
+
 /// What the command line asks for.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
@@ -303,7 +323,21 @@ fn toml_table_tokens(table: &toml::Table) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
-/// The flag tokens a TOML configuration stands for.
+/// Flags without a value: `true` in a file gives the bare flag, `false` nothing.
+const BOOL_FLAGS: &[&str] = &[
+    "-norepetition",
+    "-resume",
+    "-overwrite",
+    "-strict",
+    "-recover",
+    "-repeat",
+];
+
+/// Flags that may repeat: a list in a file gives the flag once per item.
+const LIST_FLAGS: &[&str] = &["-check-pgn"];
+
+/// The flag tokens a TOML configuration stands for. A value of the wrong type (a list or a
+/// boolean where one value is expected) is an error, not a guess.
 pub fn toml_to_args(text: &str) -> Result<Vec<String>, String> {
     let table: toml::Table = text.parse().map_err(|e: toml::de::Error| e.to_string())?;
     let mut out = Vec::new();
@@ -326,8 +360,20 @@ pub fn toml_to_args(text: &str) -> Result<Vec<String>, String> {
                 out.push(flag);
                 out.push(format!("plies={n}"));
             }
-            toml::Value::Boolean(true) => out.push(flag),
-            toml::Value::Boolean(false) => {}
+            toml::Value::Boolean(b) if BOOL_FLAGS.contains(&flag.as_str()) => {
+                if *b {
+                    out.push(flag);
+                }
+            }
+            v if BOOL_FLAGS.contains(&flag.as_str()) => {
+                return Err(format!("'{key}' must be true or false, not {v}"));
+            }
+            toml::Value::Boolean(b) => {
+                return Err(format!("'{key}' needs a value, not {b}"));
+            }
+            toml::Value::Array(_) if !LIST_FLAGS.contains(&flag.as_str()) => {
+                return Err(format!("'{key}' takes one value, not a list"));
+            }
             toml::Value::Array(items) => {
                 // A list value (e.g. check-pgn files): repeat the flag per item.
                 for item in items {
@@ -381,12 +427,43 @@ fn parse_num<T: FromStr>(flag: &str, v: &str) -> Result<T, String> {
         .map_err(|_| format!("{flag}: '{v}' is not a valid number"))
 }
 
+/// Longest time any flag may give, in seconds (about 11 days): far beyond any real game, and
+/// far from the overflow of deadline arithmetic.
+pub const MAX_SECONDS: u64 = 1_000_000;
+/// The same in milliseconds, for the `-ms` flags and `timemargin`.
+const MAX_MS: u64 = MAX_SECONDS * 1000;
+/// Most games played at once (each is two engine processes and a thread).
+pub const MAX_CONCURRENCY: usize = 256;
+/// Most random opening plies, move counts and scores (centipawns) a flag may give.
+const MAX_PLIES: u32 = 1000;
+const MAX_MOVES: u32 = 1_000_000;
+const MAX_SCORE: i32 = 1_000_000;
+/// Largest |Elo| of an SPRT hypothesis.
+const MAX_ELO: f64 = 2000.0;
+
 fn parse_secs(flag: &str, v: &str) -> Result<Duration, String> {
     let s: f64 = parse_num(flag, v)?;
     if !(s.is_finite() && s >= 0.0) {
         return Err(format!("{flag}: '{v}' is not a valid number of seconds"));
     }
+    if s > MAX_SECONDS as f64 {
+        return Err(format!("{flag}: '{v}' is more than {MAX_SECONDS} seconds"));
+    }
     Ok(Duration::from_secs_f64(s))
+}
+
+/// A number within `lo..=hi` (NaN is not).
+fn in_range<T: FromStr + PartialOrd + std::fmt::Display>(
+    flag: &str,
+    v: &str,
+    lo: T,
+    hi: T,
+) -> Result<T, String> {
+    let n: T = parse_num(flag, v)?;
+    if !(n >= lo && n <= hi) {
+        return Err(format!("{flag}: '{v}' must be in {lo}..={hi}"));
+    }
+    Ok(n)
 }
 
 fn split_kv<'a>(flag: &str, token: &'a str) -> Result<(&'a str, &'a str), String> {
@@ -417,7 +494,14 @@ fn apply_engine_tokens(e: &mut EngineConfig, tokens: &[String], flag: &str) -> R
                 if v == "inf" || v.is_empty() {
                     e.tc = None;
                 } else {
-                    TimeControl::from_str(v).map_err(|err| format!("{flag} tc={v}: {err}"))?;
+                    let t =
+                        TimeControl::from_str(v).map_err(|err| format!("{flag} tc={v}: {err}"))?;
+                    let max = Duration::from_secs(MAX_SECONDS);
+                    if t.base > max || t.increment > max {
+                        return Err(format!(
+                            "{flag} tc={v}: times must be at most {MAX_SECONDS} seconds"
+                        ));
+                    }
                     e.tc = Some(v.to_string());
                 }
             }
@@ -425,7 +509,8 @@ fn apply_engine_tokens(e: &mut EngineConfig, tokens: &[String], flag: &str) -> R
             "nodes" => e.nodes = Some(parse_num(&format!("{flag} nodes"), v)?),
             "depth" | "plies" => e.depth = Some(parse_num(&format!("{flag} depth"), v)?),
             "timemargin" => {
-                e.timemargin = Duration::from_millis(parse_num(&format!("{flag} timemargin"), v)?)
+                e.timemargin =
+                    Duration::from_millis(in_range(&format!("{flag} timemargin"), v, 0, MAX_MS)?)
             }
             "proto" => {
                 e.proto = match v {
@@ -571,7 +656,9 @@ impl Parser {
             match flag {
                 "-games" => self.games = Some(positive(flag, value)?),
                 "-rounds" => self.rounds = Some(positive(flag, value)?),
-                "-concurrency" => self.concurrency = Some(positive::<usize>(flag, value)?),
+                "-concurrency" => {
+                    self.concurrency = Some(in_range(flag, value, 1, MAX_CONCURRENCY)?)
+                }
                 "-variant" => {
                     self.variant =
                         Some(Variant::from_name(value).ok_or_else(|| {
@@ -591,15 +678,15 @@ impl Parser {
                     })
                 }
                 "-srand" => self.srand = Some(parse_num(flag, value)?),
-                "-maxmoves" => self.maxmoves = Some(positive(flag, value)?),
+                "-maxmoves" => self.maxmoves = Some(in_range(flag, value, 1, MAX_MOVES)?),
                 "-pgnout" => self.pgnout = Some(PathBuf::from(value)),
                 "-svgout" => self.svgout = Some(PathBuf::from(value)),
                 "-jsonl" => self.jsonl = Some(PathBuf::from(value)),
                 "-ratinginterval" => self.ratinginterval = Some(parse_num(flag, value)?),
                 "-event" => self.event = Some(value.to_string()),
-                "-startup-ms" => self.startup_ms = Some(positive(flag, value)?),
-                "-ping-ms" => self.ready_ms = Some(positive(flag, value)?),
-                "-watchdog-ms" => self.watchdog_ms = Some(positive(flag, value)?),
+                "-startup-ms" => self.startup_ms = Some(in_range(flag, value, 1, MAX_MS)?),
+                "-ping-ms" => self.ready_ms = Some(in_range(flag, value, 1, MAX_MS)?),
+                "-watchdog-ms" => self.watchdog_ms = Some(in_range(flag, value, 1, MAX_MS)?),
                 "-check-pgn" => self.check_pgn.push(PathBuf::from(value)),
                 "-shard" => self.shard = Some(crate::referee::shard::Shard::parse(value)?),
                 _ => return Err(format!("unknown flag '{flag}' (see --help)")),
@@ -648,7 +735,9 @@ impl Parser {
                 for t in kv {
                     let (k, v) = split_kv(flag, t)?;
                     match k {
-                        "plies" => plies = Some(parse_num(&format!("{flag} plies"), v)?),
+                        "plies" => {
+                            plies = Some(in_range(&format!("{flag} plies"), v, 0, MAX_PLIES)?)
+                        }
                         _ => return Err(format!("{flag}: unknown key '{k}'")),
                     }
                 }
@@ -660,10 +749,16 @@ impl Parser {
                 for t in kv {
                     let (k, v) = split_kv(flag, t)?;
                     match k {
-                        "movenumber" => movenumber = parse_num(&format!("{flag} movenumber"), v)?,
-                        "movecount" => movecount = Some(positive(&format!("{flag} movecount"), v)?),
+                        "movenumber" => {
+                            movenumber = in_range(&format!("{flag} movenumber"), v, 0, MAX_MOVES)?
+                        }
+                        "movecount" => {
+                            movecount =
+                                Some(in_range(&format!("{flag} movecount"), v, 1, MAX_MOVES)?)
+                        }
                         "score" => {
-                            score = Some(parse_num::<i32>(&format!("{flag} score"), v)?.abs())
+                            let max = MAX_SCORE;
+                            score = Some(in_range(&format!("{flag} score"), v, -max, max)?.abs())
                         }
                         _ => return Err(format!("{flag}: unknown key '{k}'")),
                     }
@@ -679,9 +774,13 @@ impl Parser {
                 for t in kv {
                     let (k, v) = split_kv(flag, t)?;
                     match k {
-                        "movecount" => movecount = Some(positive(&format!("{flag} movecount"), v)?),
+                        "movecount" => {
+                            movecount =
+                                Some(in_range(&format!("{flag} movecount"), v, 1, MAX_MOVES)?)
+                        }
                         "score" => {
-                            score = Some(parse_num::<i32>(&format!("{flag} score"), v)?.abs())
+                            let max = MAX_SCORE;
+                            score = Some(in_range(&format!("{flag} score"), v, -max, max)?.abs())
                         }
                         "twosided" => {}
                         _ => return Err(format!("{flag}: unknown key '{k}'")),
@@ -702,7 +801,7 @@ impl Parser {
                 };
                 for t in kv {
                     let (k, v) = split_kv(flag, t)?;
-                    let f = || parse_num::<f64>(&format!("{flag} {k}"), v);
+                    let f = || in_range(&format!("{flag} {k}"), v, -MAX_ELO, MAX_ELO);
                     match k {
                         "elo0" => s.elo0 = f()?,
                         "elo1" => s.elo1 = f()?,
@@ -775,6 +874,16 @@ impl Parser {
         }
         if engines.len() < 2 {
             return Err("at least two -engine are needed (see --help)".into());
+        }
+        // Names go into one-line PGN tags and console lines.
+        let names = engines.iter().map(|e| ("engine name", &e.name));
+        for (what, text) in names.chain(self.event.iter().map(|e| ("-event", e))) {
+            if text.chars().any(char::is_control) {
+                let shown: String = text.chars().flat_map(char::escape_default).collect();
+                return Err(format!(
+                    "{what} '{shown}' contains a control character (newline, tab, ...)"
+                ));
+            }
         }
         // Duplicate names would make the records ambiguous: number them.
         for i in 0..engines.len() {
@@ -983,6 +1092,15 @@ mod tests {
         ] {
             assert!(parse_args(&args(bad)).is_err(), "accepted: {bad}");
         }
+        // Control characters in names and the event (quoted tokens keep them).
+        for bad in [
+            "-engine cmd=a depth=1 name='x\ny' -engine cmd=b depth=1",
+            "-engine cmd=a depth=1 -engine cmd=b depth=1 name='b\tb'",
+            "-engine cmd=a depth=1 -engine cmd=b depth=1 -event 'one\ntwo'",
+            "-engine cmd=a depth=1 -engine cmd=b depth=1 -event 'bell\u{7}'",
+        ] {
+            assert!(parse_args(&args(bad)).is_err(), "accepted: {bad}");
+        }
     }
 
     #[test]
@@ -1044,6 +1162,61 @@ mod tests {
     fn toml_errors_are_reported() {
         assert!(toml_to_args("games = [").is_err());
         assert!(toml_to_args("engine = [1, 2]").is_err());
+    }
+
+    #[test]
+    fn toml_values_of_the_wrong_type_are_errors() {
+        for bad in [
+            "games = [7, 9]",
+            "games = true",
+            "strict = 1",
+            "strict = \"yes\"",
+            "pgnout = [\"a.pgn\", \"b.pgn\"]",
+            "[each]\ntc = [1, 2]",
+        ] {
+            assert!(toml_to_args(bad).is_err(), "accepted: {bad}");
+        }
+        assert_eq!(
+            toml_to_args("check-pgn = [\"a.pgn\", \"b.pgn\"]\nstrict = true\nresume = false")
+                .unwrap(),
+            ["-check-pgn", "a.pgn", "-check-pgn", "b.pgn", "-strict"]
+        );
+    }
+
+    #[test]
+    fn numbers_out_of_range_are_errors_not_panics() {
+        let base = "-engine cmd=a depth=1 -engine cmd=b depth=1";
+        for bad in [
+            "-each st=1e30",
+            "-each st=1e300",
+            "-each st=nan",
+            "-each tc=99999999999999+1",
+            "-each tc=10+99999999999",
+            "-each timemargin=18446744073709551615",
+            "-startup-ms 18446744073709551615",
+            "-ping-ms 99999999999999",
+            "-watchdog-ms 0",
+            "-concurrency 100000",
+            "-maxmoves 4000000000",
+            "-random-openings plies=4000000000",
+            "-draw movenumber=1 movecount=3000000000 score=5",
+            "-draw movenumber=1 movecount=3 score=-2147483648",
+            "-resign movecount=3 score=-2147483648",
+            "-sprt elo0=-1e300 elo1=1e300",
+            "-sprt elo0=nan elo1=5",
+        ] {
+            let line = format!("{base} {bad}");
+            let got = std::panic::catch_unwind(|| parse_args(&args(&line)));
+            match got {
+                Ok(r) => assert!(r.is_err(), "accepted: {bad}"),
+                Err(_) => panic!("panicked: {bad}"),
+            }
+        }
+        // The largest values are still accepted.
+        let ok = run(&format!(
+            "{base} -each st=1000000 timemargin=1000000000 -concurrency 256"
+        ));
+        assert_eq!(ok.engines[0].st, Some(Duration::from_secs(MAX_SECONDS)));
     }
 
     #[test]

@@ -1,11 +1,20 @@
-//! An engine program as a child process in its own process group, with a deadline on every read.
+//! An engine program as a child process in its own process group, with a deadline on every read
+//! and every write.
 //!
 //! Output lines come from a reader thread, stamped with the instant they were read, so move times
-//! do not depend on when the game thread wakes up. The whole process group is killed on drop, on
-//! a fault, and by the signal handler of [`crate::referee::signals`]; with `PR_SET_PDEATHSIG` the
-//! engine also dies when the referee is killed outright.
+//! do not depend on when the game thread wakes up. The queue between them is bounded: an engine
+//! that floods its output is held back by the pipe (memory stays flat), and a line read after its
+//! deadline never counts, however many lines came before it. Writes go to a non-blocking pipe,
+//! so an engine that does not read its input cannot hang the referee. The engine's own exit is
+//! watched too, not only the end of its output (a child may still hold the pipe).
+//!
+//! The whole process group is killed on drop, on a fault, and by the signal handler of
+//! [`crate::referee::signals`]; with `PR_SET_PDEATHSIG` the engine also dies when the referee is
+//! killed outright. A descendant that leaves the group (`setsid`) is out of reach: a known limit
+//! (docs/referee.md, "Reliability").
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
+use std::os::fd::AsRawFd;
 use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -18,13 +27,28 @@ use crate::referee::signals;
 /// Longest output line kept; the rest of a longer line is dropped.
 const MAX_LINE: u64 = 64 * 1024;
 
+/// Output lines read ahead of the game thread. With [`MAX_LINE`] this bounds the memory an engine
+/// can make the referee hold to 8 MB; a normal engine never has more than a few lines waiting.
+const LINE_QUEUE: usize = 128;
+
+/// How often a wait for output also looks whether the engine process has exited.
+const EXIT_POLL: Duration = Duration::from_millis(20);
+
+/// After the engine exited, how long lines it wrote before are still taken.
+const EXIT_GRACE: Duration = Duration::from_millis(50);
+
+/// Default bound on one write (see [`EngineProcess::set_write_timeout`]).
+const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// Why a read or write failed.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum IoFault {
     /// The deadline passed with no matching line.
     Timeout,
-    /// The engine closed its output or its input (exited or crashed).
+    /// The engine closed its output or its input, or its process exited (crashed).
     Disconnected,
+    /// A write could not complete before its deadline: the engine does not read its input.
+    InputBlocked,
 }
 
 /// A line of engine output and when it was read.
@@ -37,6 +61,9 @@ pub struct EngineProcess {
     stdin: Option<ChildStdin>,
     lines: Receiver<Line>,
     slot: Option<usize>,
+    write_timeout: Duration,
+    /// When the engine's own exit was seen.
+    exited: Option<Instant>,
 }
 
 impl EngineProcess {
@@ -71,7 +98,7 @@ impl EngineProcess {
         let slot = signals::register_group(pgid);
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");
-        let (tx, rx) = crossbeam_channel::unbounded();
+        let (tx, rx) = crossbeam_channel::bounded(LINE_QUEUE);
         let name = cfg.name.clone();
         let reader_name = name.clone();
         std::thread::Builder::new()
@@ -97,6 +124,13 @@ impl EngineProcess {
                 }
             })?;
         let stdin = child.stdin.take();
+        if let Some(fd) = stdin.as_ref().map(|s| s.as_raw_fd()) {
+            // SAFETY: fcntl on a pipe descriptor we own; no memory is passed.
+            unsafe {
+                let flags = libc::fcntl(fd, libc::F_GETFL);
+                libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK);
+            }
+        }
         let mut process = EngineProcess {
             name,
             child,
@@ -104,6 +138,8 @@ impl EngineProcess {
             stdin,
             lines: rx,
             slot,
+            write_timeout: WRITE_TIMEOUT,
+            exited: None,
         };
         if signals::interrupted() {
             process.kill();
@@ -119,26 +155,83 @@ impl EngineProcess {
         self.child.id()
     }
 
-    /// Writes one line and returns when it was flushed.
+    /// The longest time [`EngineProcess::send`] may take.
+    pub fn set_write_timeout(&mut self, t: Duration) {
+        self.write_timeout = t;
+    }
+
+    /// Writes one line and returns when it was written, within the write timeout.
     pub fn send(&mut self, line: &str) -> Result<Instant, IoFault> {
+        self.send_by(line, Instant::now() + self.write_timeout)
+    }
+
+    /// Writes one line and returns when it was written; [`IoFault::InputBlocked`] if the pipe
+    /// stays full until `deadline` (the engine does not read).
+    pub fn send_by(&mut self, line: &str, deadline: Instant) -> Result<Instant, IoFault> {
         log::trace!("{} < {line}", self.name);
         let stdin = self.stdin.as_mut().ok_or(IoFault::Disconnected)?;
         let mut bytes = Vec::with_capacity(line.len() + 1);
         bytes.extend_from_slice(line.as_bytes());
         bytes.push(b'\n');
-        stdin
-            .write_all(&bytes)
-            .and_then(|_| stdin.flush())
-            .map_err(|_| IoFault::Disconnected)?;
+        let mut done = 0;
+        while done < bytes.len() {
+            match stdin.write(&bytes[done..]) {
+                Ok(0) => return Err(IoFault::Disconnected),
+                Ok(n) => done += n,
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == ErrorKind::WouldBlock => {
+                    let left = deadline.saturating_duration_since(Instant::now());
+                    if left.is_zero() {
+                        return Err(IoFault::InputBlocked);
+                    }
+                    let mut fds = libc::pollfd {
+                        fd: stdin.as_raw_fd(),
+                        events: libc::POLLOUT,
+                        revents: 0,
+                    };
+                    let ms = left.as_millis().clamp(1, 1000) as libc::c_int;
+                    // SAFETY: one valid pollfd for the duration of the call.
+                    unsafe {
+                        libc::poll(&mut fds, 1, ms);
+                    }
+                }
+                Err(_) => return Err(IoFault::Disconnected),
+            }
+        }
         Ok(Instant::now())
     }
 
-    /// The next line, or a fault when `deadline` passes or the engine is gone.
+    /// The next line, or a fault when `deadline` passes or the engine is gone. A line read after
+    /// the deadline is a timeout, so a flood of output cannot put a forfeit off.
     pub fn recv(&mut self, deadline: Instant) -> Result<Line, IoFault> {
-        match self.lines.recv_deadline(deadline) {
-            Ok(l) => Ok(l),
-            Err(RecvTimeoutError::Timeout) => Err(IoFault::Timeout),
-            Err(RecvTimeoutError::Disconnected) => Err(IoFault::Disconnected),
+        loop {
+            let now = Instant::now();
+            let slice = deadline.min(now + EXIT_POLL);
+            match self.lines.recv_deadline(slice) {
+                Ok((at, _)) if at > deadline => return Err(IoFault::Timeout),
+                Ok(l) => {
+                    if self.exited.is_some_and(|t| t.elapsed() > EXIT_GRACE) {
+                        return Err(IoFault::Disconnected);
+                    }
+                    return Ok(l);
+                }
+                Err(RecvTimeoutError::Disconnected) => return Err(IoFault::Disconnected),
+                Err(RecvTimeoutError::Timeout) => {
+                    if Instant::now() >= deadline {
+                        return Err(IoFault::Timeout);
+                    }
+                    match self.exited {
+                        Some(t) if t.elapsed() > EXIT_GRACE => return Err(IoFault::Disconnected),
+                        Some(_) => {}
+                        // Its output may stay open (a child holds the pipe): the exit counts.
+                        None => {
+                            if !self.is_running() {
+                                self.exited = Some(Instant::now());
+                            }
+                        }
+                    }
+                }
+            }
         }
     }
 
@@ -175,7 +268,7 @@ impl EngineProcess {
 
     /// Asks the engine to quit, waits up to `grace`, then kills its group.
     pub fn quit(&mut self, grace: Duration) {
-        let _ = self.send("quit");
+        let _ = self.send_by("quit", Instant::now() + grace);
         self.stdin = None;
         let end = Instant::now() + grace;
         while Instant::now() < end {

@@ -8,10 +8,12 @@
 //! - `summary`: at the end (also after an interruption, with `"interrupted": true`).
 //!
 //! The file is append-only and flushed (and synced to disk) after every line: it is also the
-//! journal that `-resume` continues from.
+//! journal that `-resume` continues from. A run holds an advisory lock (`flock`) on it from start
+//! to end, so a second run on the same journal is refused instead of interleaving records.
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
+use std::os::fd::AsRawFd;
 use std::path::Path;
 
 use serde::Serialize;
@@ -25,13 +27,40 @@ pub struct JsonlWriter {
     file: File,
 }
 
+/// Why the journal could not be opened.
+#[derive(Debug)]
+pub enum OpenError {
+    /// Another process holds the lock (a run still going on the same journal).
+    Locked,
+    Io(std::io::Error),
+}
+
 impl JsonlWriter {
-    pub fn append(path: &Path) -> std::io::Result<JsonlWriter> {
+    /// Opens (creating it if needed) the log for appending and locks it for as long as the
+    /// writer lives.
+    pub fn append(path: &Path) -> Result<JsonlWriter, OpenError> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)?;
+            std::fs::create_dir_all(dir).map_err(OpenError::Io)?;
         }
-        let file = OpenOptions::new().create(true).append(true).open(path)?;
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(OpenError::Io)?;
+        // SAFETY: flock on a descriptor we own; released when the file is closed.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            let e = std::io::Error::last_os_error();
+            return Err(match e.raw_os_error() {
+                Some(libc::EWOULDBLOCK) => OpenError::Locked,
+                _ => OpenError::Io(e),
+            });
+        }
         Ok(JsonlWriter { file })
+    }
+
+    /// Empties the log (a fresh run with `-overwrite`), keeping the lock.
+    pub fn truncate(&mut self) -> std::io::Result<()> {
+        self.file.set_len(0)
     }
 
     /// Writes one object as a line and syncs it to disk.
@@ -58,39 +87,52 @@ pub fn to_value<T: Serialize>(v: &T) -> std::io::Result<Value> {
     serde_json::to_value(v).map_err(std::io::Error::other)
 }
 
-/// The objects of a log. A torn last line (no newline, or not JSON) is reported by the returned
-/// byte length of the intact part, so the caller can cut it off.
-pub fn read_objects(text: &str) -> (Vec<Value>, usize) {
+/// The objects of a log with their 1-based line numbers, and the byte length of the intact
+/// part. Only the last line may be torn (no newline, or not JSON, as a crash mid-write leaves
+/// it): the length excludes it so the caller can cut it off. A damaged line with anything after
+/// it is an error naming the line: dropping it, or what follows, would lose finished games.
+pub fn read_objects(text: &str) -> Result<(Vec<(usize, Value)>, usize), String> {
     let mut out = Vec::new();
     let mut good = 0;
     let mut offset = 0;
-    for line in text.split_inclusive('\n') {
+    for (n, line) in text.split_inclusive('\n').enumerate() {
         offset += line.len();
-        if !line.ends_with('\n') {
-            break;
-        }
         let t = line.trim();
         if t.is_empty() {
-            good = offset;
-            continue;
-        }
-        match serde_json::from_str::<Value>(t) {
-            Ok(v) => {
-                out.push(v);
+            if line.ends_with('\n') {
                 good = offset;
             }
-            Err(_) => break,
+            continue;
+        }
+        let parsed = serde_json::from_str::<Value>(t).ok();
+        match parsed {
+            Some(v) if line.ends_with('\n') => {
+                out.push((n + 1, v));
+                good = offset;
+            }
+            _ if text[offset..].trim().is_empty() => break,
+            _ => {
+                let shown: String = t.chars().take(60).flat_map(char::escape_default).collect();
+                return Err(format!(
+                    "line {} is damaged (not a JSON record, and more records follow): {shown}",
+                    n + 1
+                ));
+            }
         }
     }
-    (out, good)
+    Ok((out, good))
 }
 
-/// The games of a list of log objects.
-pub fn games_of(objects: &[Value]) -> Vec<GameRecord> {
+/// The games of a list of numbered log objects; a `game` object that is not a valid game
+/// record is an error naming its line.
+pub fn games_of(objects: &[(usize, Value)]) -> Result<Vec<GameRecord>, String> {
     objects
         .iter()
-        .filter(|v| v.get("type").and_then(Value::as_str) == Some("game"))
-        .filter_map(|v| serde_json::from_value(v.clone()).ok())
+        .filter(|(_, v)| v.get("type").and_then(Value::as_str) == Some("game"))
+        .map(|(n, v)| {
+            serde_json::from_value(v.clone())
+                .map_err(|e| format!("line {n} is not a valid game record: {e}"))
+        })
         .collect()
 }
 
@@ -101,10 +143,27 @@ mod tests {
     #[test]
     fn torn_last_line_is_cut() {
         let text = "{\"type\":\"start\"}\n{\"type\":\"game\",\"ga";
-        let (objs, good) = read_objects(text);
+        let (objs, good) = read_objects(text).unwrap();
         assert_eq!(objs.len(), 1);
         assert_eq!(good, "{\"type\":\"start\"}\n".len());
-        let (objs, good) = read_objects("{\"a\":1}\n\n{\"b\":2}\n");
+        let (objs, good) = read_objects("{\"a\":1}\n\n{\"b\":2}\n").unwrap();
         assert_eq!((objs.len(), good), (2, 17));
+        assert_eq!(objs[1].0, 3);
+        // A damaged last line with its newline (and blank lines after) is torn too.
+        let (objs, good) = read_objects("{\"a\":1}\n{\"b\n\n").unwrap();
+        assert_eq!((objs.len(), good), (1, 8));
+        // A complete JSON object without its newline is not trusted either.
+        let (objs, good) = read_objects("{\"a\":1}\n{\"b\":2}").unwrap();
+        assert_eq!((objs.len(), good), (1, 8));
+    }
+
+    #[test]
+    fn damage_before_the_last_line_is_an_error_naming_the_line() {
+        let text = "{\"a\":1}\n{\"a\":2}\ngarbage \u{7}\n{\"a\":3}\n";
+        let e = read_objects(text).unwrap_err();
+        assert!(e.contains("line 3"), "{e}");
+        assert!(e.contains("garbage \\u{7}"), "{e}");
+        let e = games_of(&[(4, json!({"type": "game", "game": "x"}))]).unwrap_err();
+        assert!(e.contains("line 4"), "{e}");
     }
 }

@@ -36,9 +36,11 @@ pub fn merge_files(files: &[PathBuf]) -> Result<Merged, String> {
     let mut total: Option<u64> = None;
     for path in files {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let (objects, _) = read_objects(&text);
+        let where_ = |e: String| format!("{}: {e}", path.display());
+        let (objects, _) = read_objects(&text).map_err(where_)?;
         for start in objects
             .iter()
+            .map(|(_, v)| v)
             .filter(|v| v.get("type").and_then(Value::as_str) == Some("start"))
         {
             let names: Option<Vec<String>> = start
@@ -60,7 +62,7 @@ pub fn merge_files(files: &[PathBuf]) -> Result<Merged, String> {
                 total = Some(total.map_or(t, |x| x.max(t)));
             }
         }
-        for g in games_of(&objects) {
+        for g in games_of(&objects).map_err(where_)? {
             match games.get(&g.game) {
                 Some(old) if old.moves != g.moves || old.result != g.result => {
                     return Err(format!(

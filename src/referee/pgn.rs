@@ -59,8 +59,14 @@ fn score_text(s: Score) -> String {
     }
 }
 
+/// A tag value: quotes and backslashes escaped, control characters (which would break the
+/// one-line tag) shown as `?`.
 fn escape(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('"', "\\\"")
+    s.chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect::<String>()
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
 }
 
 /// The record of one game, ending with a blank line.
@@ -231,6 +237,37 @@ pub fn read_games(text: &str) -> Vec<PgnGame> {
     games
 }
 
+/// Lines that look like tags (start with `[`) but are not well-formed one-line tags, e.g. a tag
+/// split over two lines by a newline in its value, each as "line N: ...".
+pub fn broken_tags(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut in_comment = false;
+    for (n, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if !in_comment && t.starts_with('[') {
+            let ok = parse_tag(t).is_some_and(|(name, value)| {
+                !name.is_empty()
+                    && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                    && !value.chars().any(char::is_control)
+            });
+            if !ok {
+                let shown: String = t.chars().take(60).flat_map(char::escape_default).collect();
+                out.push(format!("line {}: broken tag {shown}", n + 1));
+            }
+            continue;
+        }
+        // Comments may span lines; a `[` inside one is not a tag.
+        for c in t.chars() {
+            match c {
+                '{' => in_comment = true,
+                '}' => in_comment = false,
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
 /// Byte length of the complete games at the start of `text` (to cut a torn last record).
 pub fn complete_prefix_len(text: &str) -> usize {
     // The last result token that ends a line closes the last complete game.
@@ -323,6 +360,26 @@ mod tests {
         assert_eq!(games[0].tag("Round"), Some("3"));
         assert_eq!(games[0].result.as_deref(), Some("0-1"));
         assert_eq!(complete_prefix_len(&text), whole);
+    }
+
+    #[test]
+    fn control_characters_never_break_a_tag_and_broken_tags_are_found() {
+        let mut g = record();
+        g.white = "two\nlines".into();
+        g.black = "bell\u{7}".into();
+        let text = format_game(&g, "ev\r");
+        assert!(text.contains("[White \"two?lines\"]"), "{text}");
+        assert!(text.contains("[Black \"bell?\"]"));
+        assert!(text.contains("[Event \"ev?\"]"));
+        assert!(broken_tags(&text).is_empty(), "{:?}", broken_tags(&text));
+        assert_eq!(read_games(&text).len(), 1);
+        // What the old writer produced: a tag split over two lines.
+        let split = text.replace("two?lines", "two\nlines");
+        let problems = broken_tags(&split);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].starts_with("line 5:"), "{problems:?}");
+        // Comments with brackets are not tags.
+        assert!(broken_tags("1. c5c6d6 {a\n[not a tag} 1-0\n").is_empty());
     }
 
     #[test]

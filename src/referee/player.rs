@@ -153,6 +153,7 @@ impl EnginePlayer {
             IoFault::Disconnected => {
                 Fault::Disconnected(format!("closed while waiting for {waiting_for}"))
             }
+            IoFault::InputBlocked => Fault::Stall("does not read its input".into()),
         }
     }
 
@@ -160,6 +161,8 @@ impl EnginePlayer {
     fn start(&mut self) -> Result<(), Fault> {
         let mut p = EngineProcess::spawn(&self.cfg)
             .map_err(|e| Fault::Disconnected(format!("cannot start '{}': {e}", self.cfg.cmd)))?;
+        // An engine gets as long to take a command as to answer `isready`.
+        p.set_write_timeout(self.timeouts.ready);
         let hello = self.cfg.proto.name();
         let ok = format!("{hello}ok");
         let deadline = Instant::now() + self.timeouts.startup;
@@ -216,7 +219,11 @@ impl Player for EnginePlayer {
         };
         // Anything read before `go` is stale (e.g. a second bestmove): it must not answer it.
         p.drain();
-        let sent = p.send(req.position).and_then(|_| p.send(req.go));
+        // Writes are bounded by the move's deadline too (an engine that stopped reading).
+        let by = Instant::now() + req.deadline;
+        let sent = p
+            .send_by(req.position, by)
+            .and_then(|_| p.send_by(req.go, by));
         let go_sent = match sent {
             Ok(t) => t,
             Err(f) => return Err(self.io_fault(f, "bestmove")),

@@ -11,13 +11,15 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::referee::config::RunConfig;
+use crate::referee::config::{OpeningSource, RunConfig};
 use crate::referee::game::GameRecord;
 use crate::referee::jsonl::{games_of, read_objects};
 use crate::referee::pgn::format_game;
 
 /// A short hash of everything that decides which games are played and how, so a resume with a
-/// different configuration is refused. Concurrency and the output switches may change.
+/// different configuration is refused. Concurrency and the output switches may change. An
+/// openings file counts by its content, not only its name: a book edited between the runs
+/// would mix two books in one run.
 pub fn fingerprint(cfg: &RunConfig) -> String {
     let mut c = cfg.clone();
     c.concurrency = 1;
@@ -25,25 +27,40 @@ pub fn fingerprint(cfg: &RunConfig) -> String {
     c.overwrite = false;
     c.ratinginterval = 0;
     c.strict = false;
-    let text = format!("{c:?}");
-    // FNV-1a: stable across builds, unlike std's hasher.
+    let mut bytes = format!("{c:?}").into_bytes();
+    if let OpeningSource::File { path, .. } = &cfg.openings {
+        match std::fs::read(path) {
+            Ok(book) => bytes.extend(fnv1a(&book).to_le_bytes()),
+            Err(e) => bytes.extend(format!("unreadable: {e}").bytes()),
+        }
+    }
+    format!("{:016x}", fnv1a(&bytes))
+}
+
+/// FNV-1a: stable across builds, unlike std's hasher.
+fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in text.bytes() {
+    for &b in bytes {
         h ^= u64::from(b);
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
-    format!("{h:016x}")
+    h
 }
 
-/// Reads the journal, cuts a torn tail, checks the fingerprint, and returns the finished games
-/// (one per game number, in journal order).
+/// Reads the journal, cuts a torn last line, checks the fingerprint, and returns the finished
+/// games (one per game number, in journal order). Damage anywhere else is an error.
 pub fn load_journal(path: &Path, fingerprint: &str) -> Result<Vec<GameRecord>, String> {
     let text = match std::fs::read(path) {
         Ok(b) => String::from_utf8_lossy(&b).into_owned(),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(format!("{}: {e}", path.display())),
     };
-    let (objects, good) = read_objects(&text);
+    let (objects, good) = read_objects(&text).map_err(|e| {
+        format!(
+            "{}: {e}; repair or remove that line by hand (the journal was left as it is)",
+            path.display()
+        )
+    })?;
     if good < text.len() {
         log::warn!(
             "{}: cutting {} bytes of a torn last record",
@@ -59,6 +76,7 @@ pub fn load_journal(path: &Path, fingerprint: &str) -> Result<Vec<GameRecord>, S
     }
     let start = objects
         .iter()
+        .map(|(_, v)| v)
         .find(|v| v.get("type").and_then(Value::as_str) == Some("start"));
     if let Some(fp) = start
         .and_then(|s| s.get("fingerprint"))
@@ -74,7 +92,7 @@ pub fn load_journal(path: &Path, fingerprint: &str) -> Result<Vec<GameRecord>, S
     }
     let mut seen = BTreeMap::new();
     let mut games = Vec::new();
-    for g in games_of(&objects) {
+    for g in games_of(&objects).map_err(|e| format!("{}: {e}", path.display()))? {
         if seen.insert(g.game, ()).is_none() {
             games.push(g);
         }

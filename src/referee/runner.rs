@@ -4,17 +4,18 @@
 
 use std::collections::HashSet;
 use std::io::{IsTerminal, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, Sender};
+use crossbeam_channel::Sender;
 use serde_json::json;
 
 use crate::referee::builtin::builtin_player;
 use crate::referee::config::{EngineConfig, RunConfig, TournamentKind};
 use crate::referee::game::{play_game, GameRecord, GameSpec};
-use crate::referee::jsonl::JsonlWriter;
+use crate::referee::jsonl::{JsonlWriter, OpenError};
 use crate::referee::openings::Openings;
 use crate::referee::pgn::format_game;
 use crate::referee::player::{EnginePlayer, Player, Timeouts};
@@ -26,7 +27,7 @@ use crate::referee::sample::Sampler;
 use crate::referee::signals;
 use crate::referee::sprt::SprtDecision;
 use crate::referee::stats::{pentanomial_elo, trinomial_elo, Pentanomial, Wdl};
-use crate::referee::tournament::{schedule, Standings};
+use crate::referee::tournament::{schedule, schedule_len, Standings};
 
 /// Exit status: the run finished (SPRT H1 accepted or no SPRT).
 pub const EXIT_OK: u8 = 0;
@@ -95,14 +96,18 @@ fn make_player(e: &EngineConfig, cfg: &RunConfig) -> Box<dyn Player> {
     }
 }
 
-fn worker(cfg: &RunConfig, queue: &Receiver<GameSpec>, events: Sender<Event>, stop: &AtomicBool) {
+/// The games still to play, made one by one as workers take them.
+type Queue<'a> = Mutex<Box<dyn Iterator<Item = GameSpec> + Send + 'a>>;
+
+fn worker(cfg: &RunConfig, queue: &Queue, events: Sender<Event>, stop: &AtomicBool) {
     let mut players: Vec<Option<Box<dyn Player>>> = cfg
         .engines
         .iter()
         .map(|e| Some(make_player(e, cfg)))
         .collect();
     while !stop.load(Ordering::SeqCst) && !signals::interrupted() {
-        let Ok(spec) = queue.try_recv() else { break };
+        let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
+        let Some(spec) = next else { break };
         let _ = events.send(Event::Started(spec.clone()));
         let mut w = players[spec.white].take().expect("player present");
         let mut b = players[spec.black].take().expect("player present");
@@ -166,39 +171,24 @@ struct Output {
     jsonl: Option<JsonlWriter>,
 }
 
+/// Why the records cannot be opened: the exit status and the message.
+type OpenFailure = (u8, String);
+
+/// Opens the PGN file and writes the journal's `start` line. The journal (`jsonl`, already
+/// opened and locked) and the records of an earlier run were checked by the caller.
 fn open_outputs(
     cfg: &RunConfig,
+    jsonl: Option<JsonlWriter>,
     done: &[GameRecord],
     fp: &str,
-    total: usize,
-) -> Result<Output, String> {
+    total: u64,
+) -> Result<Output, OpenFailure> {
+    let io = |p: &Path, e: std::io::Error| (EXIT_ERROR, format!("{}: {e}", p.display()));
     let mut out = Output {
         pgn: None,
         jsonl: None,
     };
-    // A fresh run never takes over records of another run: with a journal the PGN belongs to
-    // the run and is rewritten from the journal on resume.
-    if cfg.overwrite {
-        for path in cfg.jsonl.iter().chain(cfg.pgnout.iter()) {
-            if let Err(e) = std::fs::remove_file(path) {
-                if e.kind() != std::io::ErrorKind::NotFound {
-                    return Err(format!("cannot replace {}: {e}", path.display()));
-                }
-            }
-        }
-    }
-    if cfg.jsonl.is_some() && !cfg.resume {
-        for path in cfg.jsonl.iter().chain(cfg.pgnout.iter()) {
-            if std::fs::metadata(path).is_ok_and(|m| m.len() > 0) {
-                return Err(format!(
-                    "{} exists: continue that run with -resume, or start over with -overwrite",
-                    path.display()
-                ));
-            }
-        }
-    }
-    if let Some(path) = &cfg.jsonl {
-        let mut w = JsonlWriter::append(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if let (Some(path), Some(mut w)) = (&cfg.jsonl, jsonl) {
         let names: Vec<&str> = cfg.engines.iter().map(|e| e.name.as_str()).collect();
         w.write(
             "start",
@@ -213,37 +203,130 @@ fn open_outputs(
                 "shard": cfg.shard.map(|s| s.label()),
             }),
         )
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+        .map_err(|e| io(path, e))?;
         out.jsonl = Some(w);
     }
     if let Some(path) = &cfg.pgnout {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
         }
         // With a journal the PGN belongs to the run and is rewritten from the journal on resume,
         // so a fresh run must not take over (and later rewrite) someone else's file.
         if cfg.jsonl.is_some() && cfg.resume {
-            rewrite_pgn(path, done, &cfg.event)?;
+            rewrite_pgn(path, done, &cfg.event).map_err(|e| (EXIT_ERROR, e))?;
         }
         let f = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(path)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+            .map_err(|e| io(path, e))?;
         out.pgn = Some(f);
     }
     Ok(out)
 }
 
+/// A path as the file system resolves it, also for a file that does not exist yet (its
+/// directory resolved), so two spellings of one file compare equal.
+fn resolved(path: &Path) -> PathBuf {
+    if let Ok(p) = std::fs::canonicalize(path) {
+        return p;
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    match (std::fs::canonicalize(dir), path.file_name()) {
+        (Ok(d), Some(name)) => d.join(name),
+        _ => std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()),
+    }
+}
+
+/// Refuses two outputs that name the same file: a later `-resume` would rewrite one over the
+/// other (the PGN over the journal).
+fn check_distinct_outputs(cfg: &RunConfig) -> Result<(), String> {
+    let outputs: Vec<(&str, PathBuf)> = cfg
+        .output_paths()
+        .into_iter()
+        .map(|(flag, p)| (flag, resolved(p)))
+        .collect();
+    for (i, (a, pa)) in outputs.iter().enumerate() {
+        if let Some((b, _)) = outputs[..i].iter().find(|(_, pb)| pb == pa) {
+            return Err(format!(
+                "{b} and {a} name the same file ({}): give each output its own file",
+                pa.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Opens and locks the journal, then, for a fresh run, makes sure no records of another run
+/// are taken over (or replaces them with `-overwrite`).
+fn prepare_records(cfg: &RunConfig) -> Result<Option<JsonlWriter>, OpenFailure> {
+    let journal = match &cfg.jsonl {
+        None => None,
+        Some(path) => match JsonlWriter::append(path) {
+            Ok(w) => Some(w),
+            Err(OpenError::Locked) => {
+                return Err((
+                    EXIT_BAD_ARGS,
+                    format!(
+                        "{} is in use by another referee run (locked); wait for it to end",
+                        path.display()
+                    ),
+                ))
+            }
+            Err(OpenError::Io(e)) => return Err((EXIT_ERROR, format!("{}: {e}", path.display()))),
+        },
+    };
+    let mut journal = journal;
+    if cfg.overwrite {
+        if let Some(w) = journal.as_mut() {
+            // Emptied, not removed: the lock is on this file.
+            w.truncate()
+                .map_err(|e| (EXIT_ERROR, format!("cannot replace the journal: {e}")))?;
+        }
+        if let Some(path) = &cfg.pgnout {
+            if let Err(e) = std::fs::remove_file(path) {
+                if e.kind() != std::io::ErrorKind::NotFound {
+                    return Err((
+                        EXIT_ERROR,
+                        format!("cannot replace {}: {e}", path.display()),
+                    ));
+                }
+            }
+        }
+    }
+    // A fresh run never takes over records of another run: with a journal the PGN belongs to
+    // the run and is rewritten from the journal on resume.
+    if cfg.jsonl.is_some() && !cfg.resume {
+        for path in cfg.jsonl.iter().chain(cfg.pgnout.iter()) {
+            if std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() > 0) {
+                return Err((
+                    EXIT_BAD_ARGS,
+                    format!(
+                        "{} exists: continue that run with -resume, or start over with -overwrite",
+                        path.display()
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(journal)
+}
+
+/// Writes one game to the records; on failure, whether the journal holds it, and why.
 fn write_game(
     out: &mut Output,
     g: &GameRecord,
     event: &str,
     pgn_path: Option<&Path>,
-) -> Result<(), String> {
+) -> Result<(), (bool, String)> {
     if let Some(w) = out.jsonl.as_mut() {
-        w.write_game(g).map_err(|e| format!("journal: {e}"))?;
+        w.write_game(g)
+            .map_err(|e| (false, format!("journal: {e}")))?;
     }
+    let journal = out.jsonl.is_some();
     if let Some(f) = out.pgn.as_mut() {
         let err = |e: std::io::Error| {
             format!(
@@ -253,9 +336,11 @@ fn write_game(
                     .unwrap_or_default()
             )
         };
-        f.write_all(format_game(g, event).as_bytes()).map_err(err)?;
-        f.flush().map_err(err)?;
-        f.sync_data().map_err(err)?;
+        let res = f
+            .write_all(format_game(g, event).as_bytes())
+            .and_then(|_| f.flush())
+            .and_then(|_| f.sync_data());
+        res.map_err(|e| (journal, err(e)))?;
     }
     Ok(())
 }
@@ -342,7 +427,7 @@ fn sprt_decision(cfg: &RunConfig, st: &Standings) -> Option<SprtDecision> {
 fn summary_json(
     cfg: &RunConfig,
     st: &Standings,
-    total: usize,
+    total: u64,
     wall: Duration,
     played_now: u64,
 ) -> serde_json::Value {
@@ -437,9 +522,23 @@ pub fn run(cfg: &RunConfig) -> u8 {
             return EXIT_BAD_ARGS;
         }
     };
-    let specs = crate::referee::shard::select(schedule(cfg, &openings), cfg.shard);
-    let total = specs.len();
+    if let Err(e) = check_distinct_outputs(cfg) {
+        eprintln!("punct-referee: {e}");
+        return EXIT_BAD_ARGS;
+    }
+    let total = match cfg.shard {
+        None => schedule_len(cfg),
+        Some(_) => crate::referee::shard::select(schedule(cfg, &openings), cfg.shard).count() as u64,
+    };
     let fp = fingerprint(cfg);
+    // The journal is locked before it is read, and stays locked until the run ends.
+    let journal = match prepare_records(cfg) {
+        Ok(j) => j,
+        Err((code, e)) => {
+            eprintln!("punct-referee: {e}");
+            return code;
+        }
+    };
     let done = match (&cfg.jsonl, cfg.resume) {
         (Some(path), true) => match load_journal(path, &fp) {
             Ok(d) => d,
@@ -450,11 +549,11 @@ pub fn run(cfg: &RunConfig) -> u8 {
         },
         _ => Vec::new(),
     };
-    let mut out = match open_outputs(cfg, &done, &fp, total) {
+    let mut out = match open_outputs(cfg, journal, &done, &fp, total) {
         Ok(o) => o,
-        Err(e) => {
+        Err((code, e)) => {
             eprintln!("punct-referee: {e}");
-            return EXIT_BAD_ARGS;
+            return code;
         }
     };
     let mut standings = Standings::new(cfg.engines.len());
@@ -479,10 +578,11 @@ pub fn run(cfg: &RunConfig) -> u8 {
             done.len()
         ));
     }
-    let remaining: Vec<GameSpec> = specs
-        .into_iter()
-        .filter(|s| !done_set.contains(&s.game))
-        .collect();
+    let left = total.saturating_sub(done.len() as u64);
+    let queue: Queue = Mutex::new(Box::new(
+        crate::referee::shard::select(schedule(cfg, &openings), cfg.shard)
+            .filter(|s| !done_set.contains(&s.game)),
+    ));
     let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
     let stop = AtomicBool::new(false);
     let mut exit = EXIT_OK;
@@ -492,19 +592,14 @@ pub fn run(cfg: &RunConfig) -> u8 {
             exit = EXIT_SPRT_H0;
         }
     }
-    let (qtx, qrx) = crossbeam_channel::unbounded();
-    let left = remaining.len();
-    for s in remaining {
-        let _ = qtx.send(s);
-    }
-    drop(qtx);
     let started = Instant::now();
     let mut played_now = 0u64;
+    let mut records_failed = false;
     let (etx, erx) = crossbeam_channel::unbounded();
-    let workers = cfg.concurrency.min(left.max(1));
+    let workers = (cfg.concurrency as u64).min(left.max(1));
     std::thread::scope(|scope| {
         for n in 0..workers {
-            let (q, e, stop) = (&qrx, etx.clone(), &stop);
+            let (q, e, stop) = (&queue, etx.clone(), &stop);
             std::thread::Builder::new()
                 .name(format!("game-{n}"))
                 .spawn_scoped(scope, move || worker(cfg, q, e, stop))
@@ -518,18 +613,29 @@ pub fn run(cfg: &RunConfig) -> u8 {
                     s.game, names[s.white], names[s.black]
                 )),
                 Event::Finished(g) => {
+                    if records_failed {
+                        // Games that end after a write error are neither recorded nor counted.
+                        continue;
+                    }
                     // Samples before the journal: a game in the journal has all its samples.
                     let sampled = sampler.as_mut().map(|s| s.write_game(&g));
                     if let Some(Err(e)) = sampled {
                         console.line(&format!("punct-referee: cannot write samples: {e}"));
                         stop.store(true, Ordering::SeqCst);
                         exit = EXIT_ERROR;
-                    } else if let Err(e) =
+                        records_failed = true;
+                        continue;
+                    } else if let Err((in_journal, e)) =
                         write_game(&mut out, &g, &cfg.event, cfg.pgnout.as_deref())
                     {
                         console.line(&format!("punct-referee: cannot write records: {e}"));
                         stop.store(true, Ordering::SeqCst);
                         exit = EXIT_ERROR;
+                        records_failed = true;
+                        // The statistics count what the records hold: the journal if any.
+                        if !in_journal {
+                            continue;
+                        }
                     }
                     if let Some(dir) = &cfg.svgout {
                         if let Err(e) = write_final_svg(dir, &g, cfg.variant) {
@@ -571,7 +677,7 @@ pub fn run(cfg: &RunConfig) -> u8 {
                         }
                     }
                     let elapsed = started.elapsed();
-                    let left_now = total as u64 - standings.games;
+                    let left_now = total.saturating_sub(standings.games);
                     let eta = elapsed.mul_f64(left_now as f64 / played_now as f64);
                     let score = if cfg.engines.len() == 2 {
                         standings

@@ -36,11 +36,11 @@ impl Shard {
 }
 
 /// The games of `specs` that `shard` plays (all of them without a shard).
-pub fn select(specs: Vec<GameSpec>, shard: Option<Shard>) -> Vec<GameSpec> {
-    match shard {
-        None => specs,
-        Some(s) => specs.into_iter().filter(|g| s.owns_pair(g.pair)).collect(),
-    }
+pub fn select(
+    specs: impl Iterator<Item = GameSpec>,
+    shard: Option<Shard>,
+) -> impl Iterator<Item = GameSpec> {
+    specs.filter(move |g| shard.is_none_or(|s| s.owns_pair(g.pair)))
 }
 
 #[cfg(test)]

@@ -18,35 +18,42 @@ pub fn encounters(kind: TournamentKind, players: usize) -> Vec<(usize, usize)> {
     }
 }
 
-/// Every game of the run in order. Games `2k-1` and `2k` of an encounter share an opening with
-/// colours swapped; an odd `-games` leaves the last game of each encounter unpaired.
-pub fn schedule(cfg: &RunConfig, openings: &Openings) -> Vec<GameSpec> {
-    let mut specs = Vec::new();
-    let mut game = 0;
-    let mut pair = 0;
-    for round in 1..=cfg.rounds {
-        for (a, b) in encounters(cfg.tournament, cfg.engines.len()) {
-            let mut left = cfg.games;
-            while left > 0 {
-                pair += 1;
-                let opening = openings.get(pair - 1);
-                for (white, black) in [(a, b), (b, a)].into_iter().take(left.min(2) as usize) {
-                    game += 1;
-                    specs.push(GameSpec {
-                        game,
-                        round,
-                        pair,
-                        white,
-                        black,
-                        opening_index: pair - 1,
-                        opening: opening.clone(),
-                    });
-                }
-                left = left.saturating_sub(2);
-            }
+/// The number of games of the run.
+pub fn schedule_len(cfg: &RunConfig) -> u64 {
+    let encounters = encounters(cfg.tournament, cfg.engines.len()).len() as u64;
+    u64::from(cfg.rounds)
+        .saturating_mul(encounters)
+        .saturating_mul(u64::from(cfg.games))
+}
+
+/// Every game of the run in order, made as it is asked for (the memory does not grow with the
+/// number of games). Games `2k-1` and `2k` of an encounter share an opening with colours
+/// swapped; an odd `-games` leaves the last game of each encounter unpaired.
+pub fn schedule<'a>(
+    cfg: &'a RunConfig,
+    openings: &'a Openings,
+) -> impl Iterator<Item = GameSpec> + Send + 'a {
+    let encounters = encounters(cfg.tournament, cfg.engines.len());
+    let games = u64::from(cfg.games);
+    let pairs_per_encounter = games.div_ceil(2);
+    let per_round = encounters.len() as u64 * games;
+    (0..schedule_len(cfg)).map(move |i| {
+        let round = i / per_round;
+        let e = (i % per_round) / games;
+        let k = i % games;
+        let pair = (round * encounters.len() as u64 + e) * pairs_per_encounter + k / 2 + 1;
+        let (a, b) = encounters[e as usize];
+        let (white, black) = if k % 2 == 0 { (a, b) } else { (b, a) };
+        GameSpec {
+            game: i + 1,
+            round: round as u32 + 1,
+            pair,
+            white,
+            black,
+            opening_index: pair - 1,
+            opening: openings.get(pair - 1),
         }
-    }
-    specs
+    })
 }
 
 /// Results of one encounter from the first player's point of view.
@@ -174,8 +181,9 @@ mod tests {
             "-each depth=1 -engine cmd=a -engine cmd=b -games 3 -rounds 2 -random-openings plies=2",
         );
         let o = Openings::new(&c.openings, c.variant, c.srand).unwrap();
-        let s = schedule(&c, &o);
+        let s: Vec<GameSpec> = schedule(&c, &o).collect();
         assert_eq!(s.len(), 6);
+        assert_eq!(schedule_len(&c), 6);
         assert_eq!(
             s.iter().map(|g| g.game).collect::<Vec<_>>(),
             vec![1, 2, 3, 4, 5, 6]
@@ -189,6 +197,27 @@ mod tests {
         assert_ne!(s[0].opening, s[2].opening);
         assert_eq!((s[2].pair, s[2].white), (2, 0)); // odd game alone
         assert_eq!(s[3].round, 2);
+        assert_eq!((s[3].pair, s[5].pair), (3, 4));
+    }
+
+    #[test]
+    fn a_huge_schedule_is_made_lazily() {
+        let c = cfg("-each depth=1 -engine cmd=a -engine cmd=b -engine cmd=c -games 100000000");
+        let o = Openings::new(&c.openings, c.variant, c.srand).unwrap();
+        assert_eq!(schedule_len(&c), 300_000_000);
+        let mut s = schedule(&c, &o);
+        let first: Vec<GameSpec> = s.by_ref().take(3).collect();
+        assert_eq!((first[2].game, first[2].pair, first[2].white), (3, 2, 0));
+        assert_eq!(s.next().map(|g| g.game), Some(4));
+        // Encounters follow each other, pairs numbered on.
+        let c = cfg("-each depth=1 -engine cmd=a -engine cmd=b -engine cmd=c -games 3");
+        let s: Vec<GameSpec> = schedule(&c, &o).collect();
+        let seen: Vec<_> = s.iter().map(|g| (g.pair, g.white, g.black)).collect();
+        assert_eq!(
+            &seen[..5],
+            &[(1, 0, 1), (1, 1, 0), (2, 0, 1), (3, 0, 2), (3, 2, 0)]
+        );
+        assert_eq!(seen[8], (6, 1, 2));
     }
 
     #[test]

@@ -274,7 +274,8 @@ impl SpsaLog {
         if exists && resume {
             let bytes = std::fs::read(path).map_err(err)?;
             let text = String::from_utf8_lossy(&bytes);
-            let (objects, good) = read_objects(&text);
+            let (objects, good) =
+                read_objects(&text).map_err(|e| format!("{}: {e}", path.display()))?;
             if good < text.len() {
                 log::warn!("{}: cutting a torn last line", path.display());
                 let f = OpenOptions::new().write(true).open(path).map_err(err)?;
@@ -282,6 +283,7 @@ impl SpsaLog {
             }
             let head = objects
                 .iter()
+                .map(|(_, v)| v)
                 .find(|v| v.get("type").and_then(Value::as_str) == Some("spsa"))
                 .ok_or_else(|| format!("{}: no spsa header", path.display()))?;
             if head.get("params") != header.get("params")
@@ -294,6 +296,7 @@ impl SpsaLog {
             }
             for v in objects
                 .iter()
+                .map(|(_, v)| v)
                 .filter(|v| v.get("type").and_then(Value::as_str) == Some("iter"))
             {
                 let rec: IterRecord = serde_json::from_value(v.clone())

@@ -94,3 +94,71 @@ pub fn games(objs: &[Value]) -> Vec<Value> {
 pub fn s(v: &Value) -> String {
     v.as_str().unwrap_or_default().to_string()
 }
+
+/// What [`run_measured`] saw of one referee run.
+pub struct Measured {
+    /// None when the run had to be killed at the time limit.
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+    /// Peak resident memory of the referee process itself, in KB.
+    pub max_rss_kb: i64,
+    pub wall: Duration,
+}
+
+/// Runs `cmd`, killing it after `limit`; measures its own peak memory (wait4), not that of
+/// other tests' children.
+#[allow(clippy::zombie_processes)] // reaped by wait4 below
+pub fn run_measured(cmd: &mut Command, limit: Duration) -> Measured {
+    use std::io::Read;
+    let started = Instant::now();
+    let mut child = cmd
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id() as i32;
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = out.read_to_string(&mut s);
+        s
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = err.read_to_string(&mut s);
+        s
+    });
+    let mut killed = false;
+    let mut status = 0;
+    // SAFETY: plain libc calls on our own child's pid with valid out-pointers.
+    let rusage = unsafe {
+        let mut ru: libc::rusage = std::mem::zeroed();
+        loop {
+            let r = libc::wait4(pid, &mut status, libc::WNOHANG, &mut ru);
+            if r == pid {
+                break;
+            }
+            if !killed && started.elapsed() > limit {
+                libc::kill(pid, libc::SIGKILL);
+                killed = true;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        ru
+    };
+    let wall = started.elapsed();
+    let code = if !killed && libc::WIFEXITED(status) {
+        Some(libc::WEXITSTATUS(status))
+    } else {
+        None
+    };
+    Measured {
+        code,
+        stdout: reader.join().unwrap(),
+        stderr: err_reader.join().unwrap(),
+        max_rss_kb: rusage.ru_maxrss,
+        wall,
+    }
+}

@@ -1,0 +1,153 @@
+//! Hostile engines (docs/referee.md, "Reliability"): an engine that floods its output, never
+//! reads its input, or crashes while a child keeps its pipe open can neither hang nor bloat the
+//! referee, and loses for the right reason in bounded time.
+
+mod referee_common;
+
+use std::time::Duration;
+
+use referee_common::*;
+
+/// The referee's own peak memory under a flood: about 4.5 MB measured, a few lines queued.
+/// Before the queue was bounded, a 16 MB flood inside one move gave 13 MB and an endless one
+/// grew by gigabytes.
+const MEMORY_CEILING_KB: i64 = 10_000;
+
+/// One colour-swapped pair of a mock in `mode` (with `mock_args`) against builtin:random.
+fn hostile_pair(
+    test: &str,
+    mode: &str,
+    mock_args: &str,
+    extra: &[&str],
+) -> (Measured, Vec<serde_json::Value>) {
+    let dir = tmpdir(test);
+    let t = tag(test);
+    let jsonl = dir.join("games.jsonl");
+    let mut cmd = referee();
+    cmd.args([
+        "-engine",
+        &format!("cmd={MOCK}"),
+        "name=bad",
+        &format!("args=--mode {mode} --tag {t} {mock_args}"),
+        "-engine",
+        "cmd=builtin:random",
+        "name=rnd",
+        "-games",
+        "2",
+        "-jsonl",
+    ])
+    .arg(&jsonl)
+    .args(extra);
+    let m = run_measured(&mut cmd, Duration::from_secs(30));
+    let left = leftovers(&t, Duration::from_secs(2));
+    assert!(
+        left.is_empty(),
+        "{mode}: left behind: {left:?}\n{}",
+        m.stdout
+    );
+    let objs = if jsonl.exists() {
+        read_jsonl(&jsonl)
+    } else {
+        Vec::new()
+    };
+    (m, games(&objs))
+}
+
+#[test]
+fn a_flooding_engine_forfeits_on_time_with_flat_memory() {
+    let (m, games) = hostile_pair("flood", "flood", "--after 2", &["-each", "tc=1+0.01"]);
+    eprintln!(
+        "flood: 2 games in {:?}, referee peak RSS {} KB",
+        m.wall, m.max_rss_kb
+    );
+    assert_eq!(m.code, Some(0), "the run must end by itself\n{}", m.stdout);
+    assert_eq!(games.len(), 2, "{}", m.stdout);
+    for g in &games {
+        assert_eq!(s(&g["reason"]), "time_forfeit", "{g}");
+        assert_eq!(g["fault_player"], 0, "{g}");
+        // The forfeit comes on the clock (1 s + 50 ms margin; slack for a loaded machine), not
+        // when the flood stops (it never does).
+        let text = s(&g["reason_text"]);
+        let ms: u64 = text
+            .split('(')
+            .nth(1)
+            .and_then(|t| t.split_whitespace().next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no time in '{text}'"));
+        assert!(ms < 2500, "forfeit after {ms} ms: {text}");
+    }
+    assert!(
+        m.max_rss_kb < MEMORY_CEILING_KB,
+        "referee peak RSS {} KB",
+        m.max_rss_kb
+    );
+}
+
+#[test]
+fn a_flood_inside_a_legal_move_keeps_memory_flat() {
+    // 16 MB of info lines before each move of the first two: the game goes on normally.
+    let (m, games) = hostile_pair(
+        "flood-move",
+        "flood",
+        "--after 0 --flood-mb 16",
+        &["-each", "tc=60", "-maxmoves", "2"],
+    );
+    eprintln!(
+        "16 MB floods: {:?}, referee peak RSS {} KB",
+        m.wall, m.max_rss_kb
+    );
+    assert_eq!(m.code, Some(0), "{}", m.stdout);
+    assert_eq!(games.len(), 2, "{}", m.stdout);
+    for g in &games {
+        assert!(g.get("fault_player").is_none(), "{g}");
+        assert_eq!(s(&g["reason"]), "max_moves", "{g}");
+    }
+    assert!(
+        m.max_rss_kb < MEMORY_CEILING_KB,
+        "referee peak RSS {} KB",
+        m.max_rss_kb
+    );
+}
+
+#[test]
+fn an_engine_that_does_not_read_its_input_stalls_in_bounded_time() {
+    // 200 KB of options fill the pipe of an engine that stopped reading after `uciok`.
+    let pad = "x".repeat(100_000);
+    let (o1, o2) = (format!("option.Pad1={pad}"), format!("option.Pad2={pad}"));
+    let (m, games) = hostile_pair(
+        "deaf",
+        "deaf",
+        "",
+        &["-ping-ms", "700", "-each", "tc=10", &o1, &o2],
+    );
+    eprintln!("deaf engine: 2 games in {:?}", m.wall);
+    assert_eq!(m.code, Some(0), "the run must end by itself\n{}", m.stdout);
+    assert_eq!(games.len(), 2, "{}", m.stdout);
+    for g in &games {
+        assert_eq!(s(&g["reason"]), "stall", "{g}");
+        assert!(
+            s(&g["reason_text"]).contains("does not read its input"),
+            "{g}"
+        );
+    }
+    // Two detections of 0.7 s each, plus starting the engines.
+    assert!(m.wall < Duration::from_secs(5), "took {:?}", m.wall);
+}
+
+#[test]
+fn a_crash_is_seen_even_when_a_child_keeps_the_pipe_open() {
+    let (m, games) = hostile_pair(
+        "crash-child",
+        "crash",
+        "--after 3 --spawn-child --child-keeps-pipe",
+        &["-each", "tc=20"],
+    );
+    assert_eq!(m.code, Some(0), "{}", m.stdout);
+    assert_eq!(games.len(), 2, "{}", m.stdout);
+    for g in &games {
+        assert_eq!(s(&g["reason"]), "disconnect", "{g}");
+        assert_eq!(g["fault_player"], 0, "{g}");
+    }
+    // Not after the 20 s clock: the exit itself is the disconnection.
+    assert!(m.wall < Duration::from_secs(5), "took {:?}", m.wall);
+}
