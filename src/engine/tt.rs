@@ -303,9 +303,53 @@ mod tests {
             }
         );
         assert!(tt.probe(0xdead_bef0, 3).is_none());
-        assert!(tt.hashfull() <= 1000);
         tt.clear();
         assert!(tt.probe(0xdead_beef, 3).is_none());
+    }
+
+    /// A key that lands in bucket `i`: the index is (key * n) >> 64.
+    fn key_in_bucket(tt: &TranspositionTable, i: usize) -> u64 {
+        let n = tt.buckets.len() as u128;
+        let key = (((i as u128) << 64).div_ceil(n)) as u64;
+        assert_eq!(tt.index(key), i);
+        key
+    }
+
+    #[test]
+    fn hashfull_counts_this_search_entries_of_the_first_buckets() {
+        let mut tt = TranspositionTable::new(1);
+        assert!(tt.buckets.len() > 1000);
+        assert_eq!(tt.hashfull(), 0);
+        // The sample is the first 500 buckets (1000 entries): one entry each in 250 of them.
+        for i in 0..250 {
+            tt.store(key_in_bucket(&tt, i), 0, None, 0, 1, TtBound::Exact);
+        }
+        assert_eq!(tt.hashfull(), 250);
+        // Entries beyond the sample do not count.
+        for i in 500..900 {
+            tt.store(key_in_bucket(&tt, i), 0, None, 0, 1, TtBound::Exact);
+        }
+        assert_eq!(tt.hashfull(), 250);
+        // Both entries of every sampled bucket: full.
+        for i in 0..500 {
+            let k = key_in_bucket(&tt, i);
+            tt.store(k + 1, 0, None, 0, 1, TtBound::Exact);
+            tt.store(k + 2, 0, None, 0, 1, TtBound::Exact);
+        }
+        assert_eq!(tt.hashfull(), 1000);
+        // Entries of an earlier search are not counted, and give way to new ones first.
+        tt.new_search();
+        assert_eq!(tt.hashfull(), 0);
+        tt.store(key_in_bucket(&tt, 0) + 3, 0, None, 0, 1, TtBound::Exact);
+        assert_eq!(tt.hashfull(), 1);
+        tt.clear();
+        assert_eq!(tt.hashfull(), 0);
+        // A table smaller than the sample counts all of its entries.
+        tt.buckets.truncate(4);
+        for i in 0..4 {
+            tt.store(key_in_bucket(&tt, i), 0, None, 0, 1, TtBound::Exact);
+        }
+        assert_eq!(tt.hashfull(), 500);
     }
 
     /// Every placement on the board, and shifts from every cell.
