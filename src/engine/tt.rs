@@ -434,6 +434,36 @@ mod tests {
     }
 
     #[test]
+    fn entries_of_an_earlier_search_give_way_first() {
+        let mut tt = TranspositionTable::new(1);
+        let (a, b, c) = (
+            key_in_bucket(&tt, 7),
+            key_in_bucket(&tt, 7) + 1,
+            key_in_bucket(&tt, 7) + 2,
+        );
+        tt.store(a, 0, None, 1, 9, TtBound::Exact);
+        tt.new_search();
+        // Two shallow entries of the new search: the deep old one goes, not the new ones.
+        tt.store(b, 0, None, 2, 1, TtBound::Exact);
+        tt.store(c, 0, None, 3, 1, TtBound::Exact);
+        assert!(tt.probe(a, 0).is_none());
+        assert_eq!(tt.probe(b, 0).unwrap().score, 2);
+        assert_eq!(tt.probe(c, 0).unwrap().score, 3);
+        // Within one search a deeper entry stays where it is and a shallower one takes the
+        // other slot; an entry at least as deep replaces it (and it moves to the other slot).
+        tt.clear();
+        tt.store(a, 0, None, 1, 5, TtBound::Exact);
+        tt.store(b, 0, None, 2, 4, TtBound::Exact);
+        tt.store(c, 0, None, 3, 4, TtBound::Exact);
+        assert!(tt.probe(b, 0).is_none());
+        assert_eq!(tt.probe(a, 0).unwrap().depth, 5);
+        tt.store(b, 0, None, 2, 5, TtBound::Exact);
+        assert!(tt.probe(c, 0).is_none());
+        assert_eq!(tt.probe(a, 0).unwrap().depth, 5);
+        assert_eq!(tt.probe(b, 0).unwrap().depth, 5);
+    }
+
+    #[test]
     fn torn_or_forged_entries_are_rejected() {
         let tt = TranspositionTable::new(1);
         let (a, b) = (0x1234_5678_9abc_def0_u64, 0x0fed_cba9_8765_4321_u64);
@@ -461,6 +491,11 @@ mod tests {
             ra.data & !MOVE_MASK | TAG_DROP | (PLACEMENT_SLOTS as u64 + 1) << SLOT_SHIFT,
             ra.data & !MOVE_MASK | TAG_SHIFT | 1 << SLOT_SHIFT | 1 << FROM_SHIFT,
             ra.data | 3 << BOUND_SHIFT,
+            // No move, but a slot or a from cell.
+            ra.data & !MOVE_MASK | 1 << SLOT_SHIFT,
+            ra.data & !MOVE_MASK | 1 << FROM_SHIFT,
+            // A drop with a from cell.
+            ra.data & !MOVE_MASK | pack_move(Some(drop)) | 1 << FROM_SHIFT,
         ] {
             tt.buckets[i][0].save(Raw {
                 check: a ^ data,
