@@ -150,3 +150,106 @@ fn resume_keeps_the_first_record_of_each_game_and_cuts_a_torn_tail() {
     assert_eq!(rounds, vec!["1", "2", "3"]);
     assert!(!dir.join("j.pgn.tmp").exists());
 }
+
+/// The date of `days` since 1970-01-01, counted out year by year and month by month (a second
+/// way to the same date as the referee's).
+fn civil_by_counting(mut days: u64) -> String {
+    let leap = |y: u64| (y.is_multiple_of(4) && !y.is_multiple_of(100)) || y.is_multiple_of(400);
+    let mut year = 1970;
+    while days >= if leap(year) { 366 } else { 365 } {
+        days -= if leap(year) { 366 } else { 365 };
+        year += 1;
+    }
+    let lengths = [
+        31,
+        if leap(year) { 29 } else { 28 },
+        31,
+        30,
+        31,
+        30,
+        31,
+        31,
+        30,
+        31,
+        30,
+        31,
+    ];
+    let mut month = 0;
+    while days >= lengths[month] {
+        days -= lengths[month];
+        month += 1;
+    }
+    format!("{year:04}.{:02}.{:02}", month + 1, days + 1)
+}
+
+#[test]
+fn pgn_date_is_today_in_utc() {
+    let day = || {
+        let secs = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs();
+        civil_by_counting(secs / 86_400)
+    };
+    assert_eq!(civil_by_counting(0), "1970.01.01");
+    assert_eq!(civil_by_counting(11_016), "2000.02.29");
+    let before = day();
+    let today = punct::referee::pgn::today();
+    let after = day();
+    assert!(today == before || today == after, "{today}, not {before}");
+}
+
+#[test]
+fn move_text_lines_are_filled_up_to_79_characters() {
+    let mut g = record(5, "A", "0-1");
+    g.black_tc = "40/60+1".into();
+    g.moves = (0..60)
+        .map(|i| MoveRecord {
+            mv: format!("c{}-d{}e{}f{}", i % 9 + 1, i % 7 + 1, i % 5 + 1, i % 3 + 1),
+            ms: 1234.5,
+            score: Some([Score::Mate(3), Score::Mate(-2), Score::Cp(-75)][i % 3]),
+            depth: Some(9),
+            nodes: None,
+            overhead_us: None,
+            clock_ms: None,
+        })
+        .collect();
+    let text = format_game(&g, "ev");
+    assert!(
+        text.contains("[TimeControl \"10+0.1 / 40/60+1\"]\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("{+M3/9 1.234s}") && text.contains("{-M2/9 1.234s}"),
+        "{text}"
+    );
+    assert!(text.contains("{-0.75/9 1.234s}"), "{text}");
+    let lines: Vec<&str> = text.lines().skip_while(|l| !l.is_empty()).skip(1).collect();
+    assert!(lines.len() > 10, "{text}");
+    for pair in lines.windows(2) {
+        let (line, next) = (pair[0], pair[1]);
+        if next.is_empty() {
+            break;
+        }
+        assert!(line.len() <= 79, "{line}");
+        // The next line's first token would not have fitted (a comment up to its brace, a
+        // move number with its move).
+        let first = if next.starts_with('{') {
+            &next[..=next.find('}').unwrap()]
+        } else {
+            let number = next.split(' ').next().unwrap();
+            let end = if number.ends_with('.') {
+                number.len() + 1 + next[number.len() + 1..].split(' ').next().unwrap().len()
+            } else {
+                number.len()
+            };
+            &next[..end]
+        };
+        assert!(line.len() + 1 + first.len() > 79, "{line} / {first}");
+    }
+    // Same time controls are written once.
+    let text = format_game(&record(6, "A", "1-0"), "ev");
+    assert!(text.contains("[TimeControl \"10+0.1\"]\n"), "{text}");
+    let back = read_games(&format_game(&g, "ev"));
+    assert_eq!(back[0].moves.len(), 60);
+}
