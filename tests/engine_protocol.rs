@@ -504,3 +504,22 @@ fn random_bytes_never_kill_the_engine() {
     let lines = e.until("bestmove", LONG);
     legal_bestmove(lines.last().unwrap(), &Position::new(Variant::Standard));
 }
+
+/// `movestogo` reaches the time manager: with one move to the time control the engine may
+/// spend half of the usable clock, so it does not answer before that (the soft limit: no new
+/// iteration is started after it, none is cut short before it). In sudden death the same
+/// clock gives a 25th. The exact shares are the unit tests of `engine/timeman.rs`.
+#[test]
+fn movestogo_one_spends_half_the_clock() {
+    let mut e = Engine::start();
+    e.send("position startpos moves c5c6d6");
+    e.sync();
+    let t = Instant::now();
+    // Usable clock 400 - 10 (Move Overhead) - 5 (safety) = 385 ms; half of it is 192.5 ms.
+    e.send("go wtime 100 btime 400 movestogo 1");
+    let lines = e.until("bestmove", LONG);
+    let took = t.elapsed();
+    legal_bestmove(lines.last().unwrap(), &position_after(&["c5c6d6"]));
+    assert!(took >= Duration::from_millis(190), "{took:?}");
+    assert!(errors(&lines).is_empty(), "{lines:#?}");
+}

@@ -51,7 +51,8 @@ fn lost_in_one(p: &mut Position, us: Colour) -> bool {
     true
 }
 
-/// Checks a mate claim of 1 or 2 moves (UCI counting: up to 2 or 4 plies) for the side to move of `p` with best move `best`.
+/// Checks a mate claim of 1 or 2 moves either way (UCI counting: up to 2 or 4 plies) for the
+/// side to move of `p` with best move `best`; `None` for other scores.
 fn claim_holds(p: &Position, score: Score, best: punct::Move) -> Option<bool> {
     let mut p = p.clone();
     let us = p.side_to_move();
@@ -79,8 +80,64 @@ fn claim_holds(p: &Position, score: Score, best: punct::Move) -> Option<bool> {
             let them = p.side_to_move();
             Some(lost_in_one(&mut p, them))
         }
+        Score::Mate(-2) => Some(lost_in_two(&mut p, us)),
         _ => None,
     }
+}
+
+/// Whether the side to move has a move after which the game is won or every reply loses in
+/// one (slow: every move is tried).
+fn wins_in_two_by_every_move(p: &mut Position) -> bool {
+    let me = p.side_to_move();
+    for mv in p.legal_moves() {
+        p.make(mv);
+        let won = match p.outcome() {
+            Some(o) => o.winner == Some(me),
+            None => lost_in_one(p, !me),
+        };
+        p.unmake();
+        if won {
+            eprintln!("found by trying every move: {mv}");
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether every move of the side to move `us` loses within two moves of the opponent: the
+/// game ends lost, or the opponent then has a win in one, or a move after which every reply
+/// loses in one. The opponent's second kind of win is looked for with a full-width search and
+/// the move it finds is proven by the rules (`claim_holds`), so a wrong search cannot prove a
+/// claim; the worst it can do is fail to find a win, and then the claim counts as wrong.
+fn lost_in_two(p: &mut Position, us: Colour) -> bool {
+    let mut witness_search = Searcher::new(4);
+    for mv in p.legal_moves() {
+        p.make(mv);
+        let lost = match p.outcome() {
+            Some(o) => o.winner == Some(!us),
+            None => {
+                wins_in_one(p) || {
+                    let limits = Limits {
+                        depth: Some(3),
+                        ..Limits::default()
+                    };
+                    let r =
+                        witness_search.search(p, &limits, &SearchControl::default(), &mut |_| {});
+                    (matches!(r.score, Score::Mate(1 | 2))
+                        && claim_holds(p, r.score, r.best.unwrap()) == Some(true))
+                        || {
+                            eprintln!("witness search failed: {r:?}, trying every move");
+                            wins_in_two_by_every_move(p)
+                        }
+                }
+            }
+        };
+        p.unmake();
+        if !lost {
+            return false;
+        }
+    }
+    true
 }
 
 /// Positions along games of a depth-1 search against itself after a few random plies: they
@@ -115,21 +172,26 @@ fn game_positions(games: u64) -> Vec<Position> {
 #[test]
 #[cfg_attr(debug_assertions, ignore = "slow without optimisations")]
 fn narrow_searches_claim_only_proven_mates() {
-    let mut checked = 0;
+    let mut checked = std::collections::BTreeMap::<String, u32>::new();
     let mut wrong = Vec::new();
+    let mut narrow = Searcher::new(4);
+    for (name, value) in [("WidthBase", 1), ("WidthPerDepth", 0), ("BlockCap", 1)] {
+        narrow.params_mut().set(name, value).unwrap();
+    }
+    // The default widths as well: the narrow searches rightly claim no mate in 2 either way
+    // (they cannot prove one), the default search does, and those claims are checked too.
+    let mut searchers = [narrow, Searcher::new(4)];
     for (i, pos) in game_positions(GAMES).iter().enumerate() {
-        let mut s = Searcher::new(4);
-        for (name, value) in [("WidthBase", 1), ("WidthPerDepth", 0), ("BlockCap", 1)] {
-            s.params_mut().set(name, value).unwrap();
-        }
-        for depth in [2, 3] {
+        for (which, depth) in [(0, 2), (0, 3), (0, 4), (1, 3), (1, 4)] {
+            let s = &mut searchers[which];
+            s.clear();
             let limits = Limits {
                 depth: Some(depth),
                 ..Limits::default()
             };
             let r = s.search(pos, &limits, &SearchControl::default(), &mut |_| {});
             if let Some(ok) = claim_holds(pos, r.score, r.best.unwrap()) {
-                checked += 1;
+                *checked.entry(format!("{:?}", r.score)).or_insert(0) += 1;
                 if !ok {
                     eprintln!("wrong: {pos} depth {depth} {:?} {:?}", r.score, r.best);
                     wrong.push((i, depth, r.score));
@@ -137,6 +199,11 @@ fn narrow_searches_claim_only_proven_mates() {
             }
         }
     }
-    eprintln!("mate claims checked: {checked}");
+    eprintln!("mate claims checked: {checked:?}");
     assert!(wrong.is_empty(), "unproven mate claims: {wrong:?}");
+    // Every kind of claim checked here occurs; without them the test would pass having
+    // checked nothing.
+    for kind in ["Mate(1)", "Mate(-1)", "Mate(2)", "Mate(-2)"] {
+        assert!(checked.contains_key(kind), "{kind}: {checked:?}");
+    }
 }

@@ -72,13 +72,22 @@ fn mock_against_random_plays_legal_games_with_readable_records() {
             }
         }
     }
-    // Pairs share openings with colours swapped.
-    for pair in gs.chunks(2) {
-        let (a, b) = (&pair[0], &pair[1]);
-        if a["pair"] == b["pair"] {
-            assert_eq!(a["opening"], b["opening"]);
-            assert_eq!(a["white"], b["black"]);
-        }
+    // Ten pairs of two games (in whatever order they finished), each pair one opening with
+    // colours swapped.
+    let mut pairs: std::collections::BTreeMap<u64, Vec<&serde_json::Value>> = Default::default();
+    for g in &gs {
+        pairs
+            .entry(g["pair"].as_u64().unwrap())
+            .or_default()
+            .push(g);
+    }
+    assert_eq!(pairs.len(), 10, "{:?}", pairs.keys());
+    for (pair, games) in &pairs {
+        assert_eq!(games.len(), 2, "pair {pair}");
+        let (a, b) = (games[0], games[1]);
+        assert_eq!(a["opening"], b["opening"], "pair {pair}");
+        assert_eq!(a["white"], b["black"], "pair {pair}");
+        assert_eq!(a["black"], b["white"], "pair {pair}");
     }
     let summary = objs.last().unwrap();
     assert_eq!(summary["type"], "summary");

@@ -86,12 +86,61 @@ mod tests {
     #[test]
     fn one_second_game_figures() {
         let t = clock(1000, 10, None, 10);
-        // About a 25th of the clock plus most of the increment; abort well before a quarter.
+        // Usable 985 ms: a 25th of it plus 3/4 of the increment, and three times that to abort.
         assert_eq!(t.soft, Duration::from_micros(46_900));
-        assert!(t.hard <= Duration::from_millis(250));
-        assert!(t.hard > t.soft);
+        assert_eq!(t.hard, Duration::from_micros(140_700));
+        // Usable 85 ms: the soft share is 10.9 ms, the hard one capped at a quarter.
         let late = clock(100, 10, None, 10);
-        assert!(late.hard < Duration::from_millis(30));
+        assert_eq!(late.soft, Duration::from_micros(10_900));
+        assert_eq!(late.hard, Duration::from_micros(21_250));
+    }
+
+    /// `movestogo` N spreads the usable clock (clock - overhead - 5 ms) over N moves; the hard
+    /// limit is three soft shares, at most the usable clock over min(4, N + 1), so that the
+    /// moves still to come keep something. The figures are worked out by hand.
+    #[test]
+    fn movestogo_figures() {
+        // N = 40, usable 39 995 ms: soft 999.875 ms, hard 3 x soft (below usable / 4).
+        let t = clock(40_000, 0, Some(40), 0);
+        assert_eq!((t.soft, t.hard), (us(999_875), us(2_999_625)));
+        // N = 10 with increment 100 and overhead 20, usable 9 975 ms: soft 997.5 + 75 ms, hard
+        // 3 x soft is more than usable / 4 = 2 493.75 ms.
+        let t = clock(10_000, 100, Some(10), 20);
+        assert_eq!((t.soft, t.hard), (us(1_072_500), us(2_493_750)));
+        // N = 3, usable 9 995 ms: soft usable / 3, hard usable / 4, and soft never above hard.
+        let t = clock(10_000, 0, Some(3), 0);
+        assert_eq!((t.soft, t.hard), (us(2_498_750), us(2_498_750)));
+        // N = 2: soft usable / 2, hard usable / 3 (one move still to come after the next).
+        let t = clock(10_000, 0, Some(2), 0);
+        let third = Duration::from_millis(9995) / 3;
+        assert_eq!((t.soft, t.hard), (third, third));
+        // N = 1, the last move before the control: half the clock, abort at 3/4.
+        let t = clock(10_000, 0, Some(1), 0);
+        assert_eq!((t.soft, t.hard), (us(4_997_500), us(7_496_250)));
+        // N = 0 is read as 1, N above 50 as 50.
+        assert_eq!(clock(10_000, 0, Some(0), 0), t);
+        let t = clock(100_000, 0, Some(80), 0);
+        assert_eq!((t.soft, t.hard), (us(1_999_900), us(5_999_700)));
+        assert_eq!(clock(100_000, 0, Some(50), 0), t);
+        // A large increment: the soft limit is still at most half the usable clock.
+        let t = clock(1000, 2000, Some(1), 0);
+        assert_eq!((t.soft, t.hard), (us(497_500), us(746_250)));
+    }
+
+    #[test]
+    fn nearly_empty_clock_floors() {
+        // Usable 5 ms: hard 0.6 ms is raised to the 1 ms floor; soft stays 0.2 ms.
+        let t = clock(20, 0, None, 10);
+        assert_eq!((t.soft, t.hard), (us(200), us(1000)));
+        // Nothing usable: the floor is cut to the clock minus the overhead, at least 200 us.
+        let t = clock(12, 0, None, 12);
+        assert_eq!((t.soft, t.hard), (Duration::ZERO, us(200)));
+        let t = clock(14, 0, None, 10);
+        assert_eq!((t.soft, t.hard), (Duration::ZERO, us(1000)));
+    }
+
+    fn us(n: u64) -> Duration {
+        Duration::from_micros(n)
     }
 
     #[test]
@@ -104,6 +153,14 @@ mod tests {
         .unwrap();
         assert_eq!(t.hard, Duration::from_millis(190));
         assert_eq!(t.soft, t.hard);
+        // An overhead beyond half the move time keeps back only half.
+        let t = allocate(&Limits {
+            movetime: Some(Duration::from_millis(10)),
+            move_overhead: Duration::from_millis(30),
+            ..Limits::default()
+        })
+        .unwrap();
+        assert_eq!((t.soft, t.hard), (us(5000), us(5000)));
         assert!(allocate(&Limits {
             infinite: true,
             time_left: Some(Duration::from_secs(1)),

@@ -303,9 +303,53 @@ mod tests {
             }
         );
         assert!(tt.probe(0xdead_bef0, 3).is_none());
-        assert!(tt.hashfull() <= 1000);
         tt.clear();
         assert!(tt.probe(0xdead_beef, 3).is_none());
+    }
+
+    /// A key that lands in bucket `i`: the index is (key * n) >> 64.
+    fn key_in_bucket(tt: &TranspositionTable, i: usize) -> u64 {
+        let n = tt.buckets.len() as u128;
+        let key = (((i as u128) << 64).div_ceil(n)) as u64;
+        assert_eq!(tt.index(key), i);
+        key
+    }
+
+    #[test]
+    fn hashfull_counts_this_search_entries_of_the_first_buckets() {
+        let mut tt = TranspositionTable::new(1);
+        assert!(tt.buckets.len() > 1000);
+        assert_eq!(tt.hashfull(), 0);
+        // The sample is the first 500 buckets (1000 entries): one entry each in 250 of them.
+        for i in 0..250 {
+            tt.store(key_in_bucket(&tt, i), 0, None, 0, 1, TtBound::Exact);
+        }
+        assert_eq!(tt.hashfull(), 250);
+        // Entries beyond the sample do not count.
+        for i in 500..900 {
+            tt.store(key_in_bucket(&tt, i), 0, None, 0, 1, TtBound::Exact);
+        }
+        assert_eq!(tt.hashfull(), 250);
+        // Both entries of every sampled bucket: full.
+        for i in 0..500 {
+            let k = key_in_bucket(&tt, i);
+            tt.store(k + 1, 0, None, 0, 1, TtBound::Exact);
+            tt.store(k + 2, 0, None, 0, 1, TtBound::Exact);
+        }
+        assert_eq!(tt.hashfull(), 1000);
+        // Entries of an earlier search are not counted, and give way to new ones first.
+        tt.new_search();
+        assert_eq!(tt.hashfull(), 0);
+        tt.store(key_in_bucket(&tt, 0) + 3, 0, None, 0, 1, TtBound::Exact);
+        assert_eq!(tt.hashfull(), 1);
+        tt.clear();
+        assert_eq!(tt.hashfull(), 0);
+        // A table smaller than the sample counts all of its entries.
+        tt.buckets.truncate(4);
+        for i in 0..4 {
+            tt.store(key_in_bucket(&tt, i), 0, None, 0, 1, TtBound::Exact);
+        }
+        assert_eq!(tt.hashfull(), 500);
     }
 
     /// Every placement on the board, and shifts from every cell.
@@ -390,6 +434,36 @@ mod tests {
     }
 
     #[test]
+    fn entries_of_an_earlier_search_give_way_first() {
+        let mut tt = TranspositionTable::new(1);
+        let (a, b, c) = (
+            key_in_bucket(&tt, 7),
+            key_in_bucket(&tt, 7) + 1,
+            key_in_bucket(&tt, 7) + 2,
+        );
+        tt.store(a, 0, None, 1, 9, TtBound::Exact);
+        tt.new_search();
+        // Two shallow entries of the new search: the deep old one goes, not the new ones.
+        tt.store(b, 0, None, 2, 1, TtBound::Exact);
+        tt.store(c, 0, None, 3, 1, TtBound::Exact);
+        assert!(tt.probe(a, 0).is_none());
+        assert_eq!(tt.probe(b, 0).unwrap().score, 2);
+        assert_eq!(tt.probe(c, 0).unwrap().score, 3);
+        // Within one search a deeper entry stays where it is and a shallower one takes the
+        // other slot; an entry at least as deep replaces it (and it moves to the other slot).
+        tt.clear();
+        tt.store(a, 0, None, 1, 5, TtBound::Exact);
+        tt.store(b, 0, None, 2, 4, TtBound::Exact);
+        tt.store(c, 0, None, 3, 4, TtBound::Exact);
+        assert!(tt.probe(b, 0).is_none());
+        assert_eq!(tt.probe(a, 0).unwrap().depth, 5);
+        tt.store(b, 0, None, 2, 5, TtBound::Exact);
+        assert!(tt.probe(c, 0).is_none());
+        assert_eq!(tt.probe(a, 0).unwrap().depth, 5);
+        assert_eq!(tt.probe(b, 0).unwrap().depth, 5);
+    }
+
+    #[test]
     fn torn_or_forged_entries_are_rejected() {
         let tt = TranspositionTable::new(1);
         let (a, b) = (0x1234_5678_9abc_def0_u64, 0x0fed_cba9_8765_4321_u64);
@@ -417,6 +491,11 @@ mod tests {
             ra.data & !MOVE_MASK | TAG_DROP | (PLACEMENT_SLOTS as u64 + 1) << SLOT_SHIFT,
             ra.data & !MOVE_MASK | TAG_SHIFT | 1 << SLOT_SHIFT | 1 << FROM_SHIFT,
             ra.data | 3 << BOUND_SHIFT,
+            // No move, but a slot or a from cell.
+            ra.data & !MOVE_MASK | 1 << SLOT_SHIFT,
+            ra.data & !MOVE_MASK | 1 << FROM_SHIFT,
+            // A drop with a from cell.
+            ra.data & !MOVE_MASK | pack_move(Some(drop)) | 1 << FROM_SHIFT,
         ] {
             tt.buckets[i][0].save(Raw {
                 check: a ^ data,
