@@ -140,6 +140,9 @@ fn resume_keeps_the_first_record_of_each_game_and_cuts_a_torn_tail() {
     assert!(load_journal(&dir.join("none.jsonl"), "f00d")
         .unwrap()
         .is_empty());
+    // A journal that exists but cannot be read is an error, not a fresh start.
+    let err = load_journal(&dir, "f00d").unwrap_err();
+    assert!(err.contains(&dir.display().to_string()), "{err}");
 
     // The PGN is rewritten from the journal's games, once each.
     let pgn = dir.join("j.pgn");
