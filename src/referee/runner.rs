@@ -528,7 +528,9 @@ pub fn run(cfg: &RunConfig) -> u8 {
     }
     let total = match cfg.shard {
         None => schedule_len(cfg),
-        Some(_) => crate::referee::shard::select(schedule(cfg, &openings), cfg.shard).count() as u64,
+        Some(_) => {
+            crate::referee::shard::select(schedule(cfg, &openings), cfg.shard).count() as u64
+        }
     };
     let fp = fingerprint(cfg);
     // The journal is locked before it is read, and stays locked until the run ends.
