@@ -10,7 +10,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-const GAMES: u64 = 4;
+const GAMES: u64 = 8;
 
 /// Whether the side to move wins at once (a winning move exists), by the rules alone.
 fn wins_in_one(p: &mut Position) -> bool {

@@ -54,23 +54,23 @@ macro_rules! params {
 }
 
 params! {
-    path_weight "PathWeight" Eval = 40 in 0..=1000;
+    path_weight "PathWeight" Eval = 47 in 0..=1000;
         #[doc = "Per empty space of connection distance, opponent's minus own."]
-    path_near_weight "PathNearWeight" Eval = 60 in 0..=1000;
+    path_near_weight "PathNearWeight" Eval = 1 in 0..=1000;
         #[doc = "Extra per space below 6 of own distance (a short path is worth more than linear)."]
     opp_cover_cost "OppCoverCost" Eval = 2 in 1..=3;
         #[doc = "Distance cost of an opponent's dot (covering it needs a shift onto a stack)."]
-    centre_early "CentreEarly" Eval = 8 in 0..=1000;
+    centre_early "CentreEarly" Eval = 6 in 0..=1000;
         #[doc = "Per central dot of difference at the start of the game."]
-    centre_late "CentreLate" Eval = 150 in 0..=2000;
+    centre_late "CentreLate" Eval = 143 in 0..=2000;
         #[doc = "Per central dot of difference when a player is about to drop the last piece."]
-    hand_weight "HandWeight" Eval = 6 in -200..=200;
+    hand_weight "HandWeight" Eval = -75 in -200..=200;
         #[doc = "Per piece in hand of difference (tempo in the centre race)."]
-    tempo "Tempo" Eval = 15 in 0..=200;
+    tempo "Tempo" Eval = 134 in 0..=200;
         #[doc = "Bonus for the side to move."]
-    mobility_early "MobilityEarly" Eval = 2 in -200..=200;
+    mobility_early "MobilityEarly" Eval = 93 in -200..=200;
         #[doc = "Per movable (unblocked) piece on the board of difference, at the start."]
-    mobility_late "MobilityLate" Eval = 12 in -200..=500;
+    mobility_late "MobilityLate" Eval = 80 in -200..=500;
         #[doc = "Per movable piece of difference when a last drop nears (the centre race is won by moving pieces)."]
     width_base "WidthBase" Search = 6 in 1..=500;
         #[doc = "Moves searched at an interior node of depth 1 (width cap)."]
