@@ -90,8 +90,7 @@ fn play_analyse_and_finish_a_game_in_chromium() {
 
     // A drop: pick the triangle, hover c5 (a ghost shows), turn it, click.
     b.click(&b.find("#hand-white button[data-kind='T']"));
-    let c5 = b.find("#board svg polygon[data-cell='c5']");
-    b.hover(&c5);
+    b.hover_css("#board svg polygon[data-cell='c5']");
     let ghost = b.wait_js(
         "const g = document.querySelector('#overlay .ghost'); return g && g.dataset.placement",
         Duration::from_secs(5),
@@ -102,8 +101,7 @@ fn play_analyse_and_finish_a_game_in_chromium() {
     let turned = b.js("return document.querySelector('#overlay .ghost').dataset.placement");
     assert_ne!(turned, ghost, "R turns the ghost");
     b.screenshot(&out.join("02-ghost.png"));
-    let c5 = b.find("#board svg polygon[data-cell='c5']");
-    b.hover_click(&c5);
+    b.hover_click_css("#board svg polygon[data-cell='c5']");
     // The engine answers.
     b.wait_js(
         "return document.querySelectorAll('#moves li').length === 2",
@@ -130,21 +128,20 @@ fn play_analyse_and_finish_a_game_in_chromium() {
         "const t = state.legal.shifts['c5']; return t[t.length - 1].match(/[a-q]\\d{1,2}/g)[0]",
     );
     let target = target.as_str().unwrap().to_string();
-    let piece_cell = b.find("#board svg polygon[data-cell='c5']");
-    b.hover_click(&piece_cell);
+    b.hover_click_css("#board svg polygon[data-cell='c5']");
     b.wait_js(
         "return document.querySelectorAll('#overlay .target').length > 1",
         Duration::from_secs(5),
         "the targets of the piece",
     );
-    let t = b.find(&format!("#board svg polygon[data-cell='{target}']"));
-    b.hover(&t);
+    let t = format!("#board svg polygon[data-cell='{target}']");
+    b.hover_css(&t);
     b.wait_js(
         "return document.querySelector('#overlay .ghost') !== null",
         Duration::from_secs(5),
         "the moved piece's ghost",
     );
-    b.hover_click(&t);
+    b.hover_click_css(&t);
     b.wait_js(
         "return document.querySelectorAll('#moves li').length === 4",
         Duration::from_secs(30),
@@ -161,8 +158,7 @@ fn play_analyse_and_finish_a_game_in_chromium() {
         Duration::from_secs(30),
         "analysis lines",
     );
-    let pv = b.find("#info td.pv");
-    b.hover(&pv);
+    b.hover_css("#info td.pv");
     b.wait_js(
         "return document.querySelectorAll('#overlay .ghost').length >= 1",
         Duration::from_secs(5),

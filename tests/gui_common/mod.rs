@@ -295,6 +295,54 @@ impl Browser {
 
     /// A WebDriver call; returns `value` of the answer, panicking on an error answer.
     pub fn call(&self, method: &str, path: &str, body: &Value) -> Value {
+        self.try_call(method, path, body)
+            .unwrap_or_else(|(status, v)| panic!("WebDriver {method} {path}: {status} {v}"))
+    }
+
+    /// Finds `css` and acts on it, again while the page replaces the element under the call
+    /// (the board and the analysis table are redrawn as engine lines and states arrive).
+    pub fn on_fresh(&self, css: &str, act: impl Fn(&Self, &str) -> Result<Value, (u16, Value)>) {
+        for _ in 0..20 {
+            let element = self.find(css);
+            match act(self, &element) {
+                Ok(_) => return,
+                Err((_, v)) if v.to_string().contains("stale element") => {
+                    std::thread::sleep(std::time::Duration::from_millis(25))
+                }
+                Err((status, v)) => panic!("WebDriver action on {css}: {status} {v}"),
+            }
+        }
+        panic!("{css}: the element went stale 20 times");
+    }
+
+    /// Moves the mouse onto the element `css` finds (retrying a stale one).
+    pub fn hover_css(&self, css: &str) {
+        self.on_fresh(css, |b, e| b.pointer(e, false));
+    }
+
+    /// Moves the mouse onto the element `css` finds and clicks there (retrying a stale one).
+    pub fn hover_click_css(&self, css: &str) {
+        self.on_fresh(css, |b, e| b.pointer(e, true));
+    }
+
+    fn pointer(&self, element: &str, click: bool) -> Result<Value, (u16, Value)> {
+        let origin = json!({"element-6066-11e4-a52e-4f735466cecf": element});
+        let mut actions =
+            vec![json!({"type": "pointerMove", "duration": 0, "origin": origin, "x": 0, "y": 0})];
+        if click {
+            actions.push(json!({"type": "pointerDown", "button": 0}));
+            actions.push(json!({"type": "pointerUp", "button": 0}));
+        }
+        self.try_call(
+            "POST",
+            &self.s("/actions"),
+            &json!({"actions": [{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+                "actions": actions}]}),
+        )
+    }
+
+    /// A WebDriver call: `value` of the answer, or the status and answer of an error.
+    pub fn try_call(&self, method: &str, path: &str, body: &Value) -> Result<Value, (u16, Value)> {
         if std::env::var("GUI_TEST_TRACE").is_ok() {
             eprintln!("webdriver {method} {path}");
         }
@@ -312,9 +360,9 @@ impl Browser {
         );
         let v = r.json();
         if r.status != 200 {
-            panic!("WebDriver {method} {path}: {} {v}", r.status);
+            return Err((r.status, v));
         }
-        v["value"].clone()
+        Ok(v["value"].clone())
     }
 
     fn s(&self, rest: &str) -> String {
@@ -356,30 +404,6 @@ impl Browser {
             "POST",
             &self.s(&format!("/element/{element}/value")),
             &json!({ "text": text }),
-        );
-    }
-
-    /// Moves the mouse to the middle of an element (mousemove events), then clicks there.
-    pub fn hover(&self, element: &str) {
-        let origin = json!({"element-6066-11e4-a52e-4f735466cecf": element});
-        self.call(
-            "POST",
-            &self.s("/actions"),
-            &json!({"actions": [{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
-                "actions": [{"type": "pointerMove", "duration": 0, "origin": origin, "x": 0, "y": 0}]}]}),
-        );
-    }
-
-    pub fn hover_click(&self, element: &str) {
-        let origin = json!({"element-6066-11e4-a52e-4f735466cecf": element});
-        self.call(
-            "POST",
-            &self.s("/actions"),
-            &json!({"actions": [{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
-                "actions": [
-                    {"type": "pointerMove", "duration": 0, "origin": origin, "x": 0, "y": 0},
-                    {"type": "pointerDown", "button": 0},
-                    {"type": "pointerUp", "button": 0}]}]}),
         );
     }
 
