@@ -293,6 +293,35 @@ pub fn complete_prefix_len(text: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every day from 1900 to mid-2298 against a plain day-by-day calendar (leap years by the
+    /// Gregorian rule): the PGN date of any run is right, 29 February and centuries included.
+    #[test]
+    fn civil_dates_agree_with_counting_days() {
+        let leap = |y: i64| (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+        let month_len = |y: i64, m: u32| match m {
+            2 if leap(y) => 29,
+            2 => 28,
+            4 | 6 | 9 | 11 => 30,
+            _ => 31,
+        };
+        // 1900-01-01 is 25,567 days before 1970-01-01.
+        let (mut y, mut m, mut d) = (1900i64, 1u32, 1u32);
+        for z in -25_567i64..120_000 {
+            assert_eq!(civil_from_days(z), (y, m, d), "day {z}");
+            d += 1;
+            if d > month_len(y, m) {
+                d = 1;
+                m += 1;
+                if m > 12 {
+                    m = 1;
+                    y += 1;
+                }
+            }
+        }
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(12_477), (2004, 2, 29));
+    }
     use crate::referee::game::MoveRecord;
 
     fn record() -> GameRecord {
