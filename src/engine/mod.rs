@@ -12,6 +12,7 @@ pub mod fmt;
 pub mod movepick;
 pub mod options;
 pub mod params;
+pub mod race;
 pub mod search;
 pub mod session;
 pub mod sliced;

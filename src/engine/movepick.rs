@@ -371,7 +371,7 @@ impl MovePicker {
         let us = pos.side_to_move();
         // With one piece left, the own last drop ends the game too: not a plain loss.
         let last_drop = pos.hand_total(us) == 1;
-        out.decisive = found.is_some_and(|t| t.decisive) && !last_drop;
+        out.decisive = found.is_some_and(|t| t.decisive);
         if let Some(zone) = threat {
             // Every move meeting the threat zone must be looked at, so it must be hot.
             self.hot |= zone;
@@ -445,9 +445,12 @@ impl MovePicker {
         let complete = rest_moves.len() < n;
         // With one piece left in the standard game, dropping it ends the game on the centre
         // count: all such drops are alike (none touches the centre), so one stands for all.
+        // It is a stopper too (it ends the game), so against a winning threat the stoppers
+        // and that drop are all the moves that do not lose at once.
         if last_drop {
-            let has_drop = |v: &[Move]| v.iter().any(|m| matches!(m, Move::Drop(_)));
-            if !has_drop(block_moves) && !has_drop(rest_moves) {
+            let is_drop = |m: &Move| matches!(m, Move::Drop(_));
+            if !block_moves.iter().any(is_drop) {
+                rest_moves.retain(|m| !is_drop(m));
                 if let Some(drop) = any_drop(pos) {
                     block_moves.push(drop);
                 }

@@ -17,6 +17,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::engine::evaluate::evaluate;
 use crate::engine::movepick::MovePicker;
 use crate::engine::params::Params;
+use crate::engine::race;
 use crate::engine::threats::{
     find_win_cached, root_tactics, threat_cached, RootTactics, TouchCache,
 };
@@ -36,6 +37,13 @@ const INFINITY: i32 = MATE + 1;
 const UNPROVEN_LOSS: i32 = -(MATE_BOUND - 1);
 /// Nodes between looks at the clock and the stop flag.
 const POLL_MASK: u64 = 31;
+/// Pieces in hand (each player at most) from which the root solves the centre race's last plies.
+const RACE_HAND: u8 = 2;
+/// The solver's budget in moves played: about a tenth of the soft time limit (it plays some
+/// 2,000 moves per ms), at least a few ms, and without a clock twice the node limit.
+const RACE_MOVES_PER_MS: u64 = 200;
+const RACE_MIN_BUDGET: u64 = 5_000;
+const RACE_MAX_BUDGET: u64 = 2_000_000;
 /// Root improvements are reported only after this much time (no flood of info lines).
 const IMPROVEMENT_REPORT_AFTER: Duration = Duration::from_millis(100);
 
@@ -548,6 +556,21 @@ impl<'a> Worker<'a> {
                 moves = stoppers.clone();
             }
         }
+        // The centre race's last plies are solved exactly: a win in three is the only move
+        // searched (deep enough to show the mate).
+        let mut proven_depth = 0;
+        if tactics == RootTactics::Open && race::in_race(pos, RACE_HAND) {
+            let budget = match self.clock.limits {
+                Some(l) => (l.soft.as_millis() as u64 * RACE_MOVES_PER_MS).max(RACE_MIN_BUDGET),
+                None => self.node_limit.saturating_mul(2).min(RACE_MAX_BUDGET),
+            };
+            let (ctl, halt) = (self.ctl, self.halt);
+            let mut stop = || ctl.stopped() || halt.load(Ordering::Relaxed);
+            if let Ok((Some(mv), _)) = race::win_in_three_within(pos, &moves, budget, &mut stop) {
+                moves = vec![mv];
+                proven_depth = 3;
+            }
+        }
         let mut ordered = self
             .picker
             .order_root(pos, &moves, self.params, self.history);
@@ -617,7 +640,7 @@ impl<'a> Worker<'a> {
             let mate_found =
                 best_score.abs() >= MATE_BOUND && (MATE - best_score.abs()) as u32 <= depth;
             let timed = !limits.infinite && !self.clock.pondering;
-            if timed && (mate_found || root.len() == 1) {
+            if timed && (mate_found || (root.len() == 1 && depth >= proven_depth)) {
                 break;
             }
             if self.clock.soft_expired(self.ctl) {
