@@ -152,7 +152,9 @@ impl Solver<'_> {
             // Against a decisive threat only moves touching its zone can stop it; a last drop
             // ends the game, so it is judged by playing it.
             if let Some(z) = zone {
-                if !move_touches(pos, r, z) && !(last_drop && matches!(r, Move::Drop(_))) {
+                let stopper_kind =
+                    move_touches(pos, r, z) || (last_drop && matches!(r, Move::Drop(_)));
+                if !stopper_kind {
                     continue;
                 }
             }
