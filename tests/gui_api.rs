@@ -8,7 +8,7 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-use gui_common::{http, Gui, MOCK, PUNCT};
+use gui_common::{http, read_events_until, Gui, TempDir, MOCK, PUNCT};
 use punct::{parse_move, Position, Variant};
 use serde_json::{json, Value};
 
@@ -29,6 +29,14 @@ fn gui_with_mock(mode: &str) -> Gui {
         "arg=--mode",
         &format!("arg={mode}"),
     ])
+}
+
+/// Replays the state's moves from the start: each must be legal by the rules library.
+fn assert_moves_legal(s: &Value) {
+    let mut pos = Position::new(Variant::Standard);
+    for m in s["moves"].as_array().unwrap() {
+        pos.play(parse_move(m.as_str().unwrap()).unwrap()).unwrap();
+    }
 }
 
 #[test]
@@ -159,14 +167,11 @@ fn the_engine_answers_and_analysis_starts_and_stops() {
     let s = gui.wait_state(Duration::from_secs(20), "the engine's move", |s| {
         s["moves"].as_array().unwrap().len() == 2
     });
-    let mut pos = Position::new(Variant::Standard);
-    for m in s["moves"].as_array().unwrap() {
-        pos.play(parse_move(m.as_str().unwrap()).unwrap()).unwrap();
-    }
+    assert_moves_legal(&s);
     assert_eq!(s["side"], "white");
 
     // Analysis: the event stream carries info lines with a PV.
-    let mut stream = open_events(&gui);
+    let mut stream = gui.open_events();
     let r = gui.post(
         "/api/analysis",
         &json!({"on": true, "engine": 0, "multipv": 2}),
@@ -198,25 +203,31 @@ fn the_engine_answers_and_analysis_starts_and_stops() {
     assert_eq!(gui.post("/api/analysis", &json!({})).status, 400);
 }
 
-#[test]
-fn a_crashed_engine_is_reported_and_restarted() {
-    let gui = gui_with_mock("crash");
+/// White's first move against the mock (engine 1) as Black at 50 ms a move, then waits up to
+/// `within` for the mock to be reported failed with `detail` in the reason: the state then, and
+/// how long after the move that took.
+fn first_move_fails_the_mock(gui: &Gui, within: Duration, detail: &str) -> (Value, Duration) {
     gui.post(
         "/api/new",
         &json!({"white": "human", "black": 1, "time": {"movetime": 50}}),
     );
     gui.post("/api/move", &json!({"move": "c5c6d6"}));
-    let s = gui.wait_state(Duration::from_secs(20), "the crash to be seen", |s| {
+    let t = Instant::now();
+    let s = gui.wait_state(within, "the engine to fail", |s| {
         s["engines"][1]["state"] == "failed"
     });
     assert!(
-        s["engines"][1]["detail"]
-            .as_str()
-            .unwrap()
-            .contains("exited"),
+        s["engines"][1]["detail"].as_str().unwrap().contains(detail),
         "{}",
         s["engines"]
     );
+    (s, t.elapsed())
+}
+
+#[test]
+fn a_crashed_engine_is_reported_and_restarted() {
+    let gui = gui_with_mock("crash");
+    let (s, _) = first_move_fails_the_mock(&gui, Duration::from_secs(20), "exited");
     assert!(s["message"].as_str().unwrap().contains("mock"));
     // The server is fine, and a restart brings the engine back.
     let r = gui.post("/api/engine/restart", &json!({"engine": 1}));
@@ -235,40 +246,15 @@ fn a_crashed_engine_is_reported_and_restarted() {
 #[test]
 fn a_hung_engine_is_stopped_and_reported() {
     let gui = gui_with_mock("hang");
-    gui.post(
-        "/api/new",
-        &json!({"white": "human", "black": 1, "time": {"movetime": 50}}),
-    );
-    gui.post("/api/move", &json!({"move": "c5c6d6"}));
-    let t = Instant::now();
-    let s = gui.wait_state(Duration::from_secs(30), "the hang to be seen", |s| {
-        s["engines"][1]["state"] == "failed"
-    });
-    assert!(
-        s["engines"][1]["detail"]
-            .as_str()
-            .unwrap()
-            .contains("in time"),
-        "{}",
-        s["engines"]
-    );
-    assert!(t.elapsed() < Duration::from_secs(15));
+    let (_, took) = first_move_fails_the_mock(&gui, Duration::from_secs(30), "in time");
+    assert!(took < Duration::from_secs(15), "{took:?}");
     assert_eq!(gui.get("/api/state").status, 200);
 }
 
 #[test]
 fn bad_requests_are_answered_and_survived() {
     let mut gui = gui_with_mock("random");
-    let host = gui.host();
-    let json_post = |path: &str, body: &str| {
-        http(
-            gui.port,
-            "POST",
-            path,
-            &[("Host", &host), ("Content-Type", "application/json")],
-            body,
-        )
-    };
+    let json_post = |path: &str, body: &str| gui.post_text(path, body);
     assert_eq!(json_post("/api/move", "{not json").status, 400);
     assert_eq!(json_post("/api/move", "{}").status, 400);
     assert_eq!(json_post("/api/move", "[1,2]").status, 400);
@@ -291,12 +277,10 @@ fn bad_requests_are_answered_and_survived() {
         400
     );
     // A body over the limit is refused from its length alone.
-    let r = http(
-        gui.port,
+    let r = gui.request(
         "POST",
         "/api/load",
         &[
-            ("Host", &host),
             ("Content-Type", "application/json"),
             ("Content-Length", "3000000"),
         ],
@@ -304,22 +288,15 @@ fn bad_requests_are_answered_and_survived() {
     );
     assert_eq!(r.status, 413);
     // Not JSON: a foreign page's form post is refused.
-    let r = http(
-        gui.port,
+    let r = gui.request(
         "POST",
         "/api/move",
-        &[
-            ("Host", &host),
-            ("Content-Type", "application/x-www-form-urlencoded"),
-        ],
+        &[("Content-Type", "application/x-www-form-urlencoded")],
         "move=c5c6d6",
     );
     assert_eq!(r.status, 415);
     assert_eq!(gui.get("/nothing").status, 404);
-    assert_eq!(
-        http(gui.port, "DELETE", "/", &[("Host", &host)], "").status,
-        405
-    );
+    assert_eq!(gui.request("DELETE", "/", &[], "").status, 405);
     // Garbage on the socket.
     let mut s = TcpStream::connect(("127.0.0.1", gui.port)).unwrap();
     let _ = s.write_all(b"\x00\x01garbage\r\n\r\n");
@@ -351,86 +328,23 @@ fn only_its_own_host_and_origin_are_served() {
         assert!(r.header("Content-Security-Policy").is_some());
     }
     // A foreign origin cannot post, even with JSON.
-    let r = http(
-        port,
-        "POST",
-        "/api/new",
-        &[
-            ("Host", &gui.host()),
-            ("Content-Type", "application/json"),
-            ("Origin", "http://evil.example"),
-        ],
-        "{}",
-    );
-    assert_eq!(r.status, 403);
-    let own = format!("http://127.0.0.1:{port}");
-    let r = http(
-        port,
-        "POST",
-        "/api/new",
-        &[
-            ("Host", &gui.host()),
-            ("Content-Type", "application/json"),
-            ("Origin", &own),
-        ],
-        "{}",
-    );
-    assert_eq!(r.status, 200);
-}
-
-fn open_events(gui: &Gui) -> TcpStream {
-    let mut s = TcpStream::connect(("127.0.0.1", gui.port)).unwrap();
-    s.set_read_timeout(Some(Duration::from_millis(200)))
-        .unwrap();
-    write!(
-        s,
-        "GET /api/events HTTP/1.1\r\nHost: {}\r\n\r\n",
-        gui.host()
-    )
-    .unwrap();
-    s
-}
-
-/// Reads events until `pred` takes one; returns its data.
-fn read_events_until(
-    s: &mut TcpStream,
-    within: Duration,
-    pred: impl Fn(&str, &Value) -> bool,
-) -> Value {
-    let end = Instant::now() + within;
-    let mut buf = String::new();
-    let mut chunk = [0u8; 65536];
-    loop {
-        assert!(
-            Instant::now() < end,
-            "no matching event; got {}",
-            &buf[..buf.len().min(300)]
-        );
-        if let Ok(n) = s.read(&mut chunk) {
-            assert!(n > 0, "stream closed");
-            buf.push_str(&String::from_utf8_lossy(&chunk[..n]));
-        }
-        while let Some(i) = buf.find("\n\n") {
-            let frame: String = buf.drain(..i + 2).collect();
-            let ev = frame
-                .lines()
-                .find_map(|l| l.strip_prefix("event: "))
-                .unwrap_or("");
-            let data = frame.lines().find_map(|l| l.strip_prefix("data: "));
-            if let Some(d) = data.and_then(|d| serde_json::from_str::<Value>(d).ok()) {
-                if pred(ev, &d) {
-                    return d;
-                }
-            }
-        }
-    }
+    let post_from = |origin: &str| {
+        gui.request(
+            "POST",
+            "/api/new",
+            &[("Content-Type", "application/json"), ("Origin", origin)],
+            "{}",
+        )
+    };
+    assert_eq!(post_from("http://evil.example").status, 403);
+    assert_eq!(post_from(&format!("http://127.0.0.1:{port}")).status, 200);
 }
 
 #[test]
 fn many_tabs_get_the_same_state_and_closed_tabs_are_dropped() {
     let gui = gui_with_mock("random");
     gui.post("/api/new", &humans());
-    let mut tabs: Vec<TcpStream> = (0..6).map(|_| open_events(&gui)).collect();
+    let mut tabs: Vec<TcpStream> = (0..6).map(|_| gui.open_events()).collect();
     for t in &mut tabs {
         let s = read_events_until(t, Duration::from_secs(5), |ev, _| ev == "state");
         assert_eq!(s["moves"], json!([]));
@@ -445,7 +359,7 @@ fn many_tabs_get_the_same_state_and_closed_tabs_are_dropped() {
     }
     drop(tabs);
     // More tabs than the limit: the extra ones are refused, the server goes on.
-    let many: Vec<TcpStream> = (0..40).map(|_| open_events(&gui)).collect();
+    let many: Vec<TcpStream> = (0..40).map(|_| gui.open_events()).collect();
     std::thread::sleep(Duration::from_millis(300));
     assert_eq!(gui.get("/api/state").status, 200);
     drop(many);
@@ -455,7 +369,7 @@ fn many_tabs_get_the_same_state_and_closed_tabs_are_dropped() {
     // Closed tabs are noticed at the next write (a keep-alive every 2 s): a new tab gets in.
     let end = Instant::now() + Duration::from_secs(15);
     loop {
-        let mut t = open_events(&gui);
+        let mut t = gui.open_events();
         let mut head = [0u8; 12];
         std::thread::sleep(Duration::from_millis(100));
         if t.read(&mut head).is_ok() && head.starts_with(b"HTTP/1.1 200") {
@@ -481,10 +395,7 @@ fn engines_play_each_other() {
     let s = gui.wait_state(Duration::from_secs(30), "six engine moves", |s| {
         s["moves"].as_array().unwrap().len() >= 6
     });
-    let mut pos = Position::new(Variant::Standard);
-    for m in s["moves"].as_array().unwrap() {
-        pos.play(parse_move(m.as_str().unwrap()).unwrap()).unwrap();
-    }
+    assert_moves_legal(&s);
     // Pause stops them; a human cannot move for an engine at the end of the list.
     let n = gui.post("/api/pause", &json!({"paused": true})).json()["moves"]
         .as_array()
@@ -497,9 +408,8 @@ fn engines_play_each_other() {
 
 #[test]
 fn tournament_records_are_listed_and_replayed() {
-    let dir = std::env::temp_dir().join(format!("punct-gui-results-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::fresh("punct-gui-results");
+    let dir = &dir.0;
     let record = "[Event \"t\"]\n[Round \"1\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n\
                   [Variant \"standard\"]\n[FEN \"- w 0\"]\n\n1. c5c6d6 {0.1s} f5f6f7 {0.1s} *\n\n";
     std::fs::write(dir.join("t.pgn"), record).unwrap();
@@ -527,5 +437,4 @@ fn tournament_records_are_listed_and_replayed() {
             .status,
         400
     );
-    let _ = std::fs::remove_dir_all(dir);
 }

@@ -8,11 +8,8 @@ use punct::{parse_move, parse_position, Colour, Variant};
 use referee_common::*;
 
 fn run(args: &[&str]) -> (Option<i32>, String) {
-    let out = referee().args(args).output().unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
+    let (code, out, _) = output_of(referee().args(args));
+    (code, out)
 }
 
 #[test]
@@ -140,25 +137,26 @@ fn check_pgn_finds_an_illegal_game() {
 #[test]
 fn round_robin_and_gauntlet_and_ugi() {
     let mock = format!("cmd={MOCK}");
-    let (code, out) = run(&[
-        "-engine",
-        &mock,
-        "name=m",
-        "proto=ugi",
-        "depth=1",
-        "-engine",
-        "cmd=builtin:random",
-        "name=r1",
-        "-engine",
-        "cmd=builtin:random",
-        "name=r2",
-        "-games",
-        "2",
-    ]);
+    // The mock `m` (as `head` gives it) and two random players, two games per encounter.
+    let with_randoms = |head: &[&str]| {
+        let mut args = head.to_vec();
+        args.extend([
+            "-engine",
+            "cmd=builtin:random",
+            "name=r1",
+            "-engine",
+            "cmd=builtin:random",
+            "name=r2",
+            "-games",
+            "2",
+        ]);
+        run(&args)
+    };
+    let (code, out) = with_randoms(&["-engine", &mock, "name=m", "proto=ugi", "depth=1"]);
     assert_eq!(code, Some(0), "{out}");
     assert_eq!(out.matches("Finished game ").count(), 6);
     assert!(out.contains("Rank"), "{out}");
-    let (code, out) = run(&[
+    let (code, out) = with_randoms(&[
         "-tournament",
         "gauntlet",
         "-each",
@@ -166,14 +164,6 @@ fn round_robin_and_gauntlet_and_ugi() {
         "-engine",
         &mock,
         "name=m",
-        "-engine",
-        "cmd=builtin:random",
-        "name=r1",
-        "-engine",
-        "cmd=builtin:random",
-        "name=r2",
-        "-games",
-        "2",
     ]);
     assert_eq!(code, Some(0), "{out}");
     assert_eq!(out.matches("Finished game ").count(), 4);
@@ -234,13 +224,7 @@ fn move_limit_repetition_and_draw_adjudication() {
 
 #[test]
 fn sprt_stops_when_h0_is_accepted() {
-    let (code, out) = run(&[
-        "-engine",
-        "cmd=builtin:random",
-        "name=a",
-        "-engine",
-        "cmd=builtin:random",
-        "name=b",
+    let (code, out, _) = output_of(random_pair().args([
         "-games",
         "2000",
         "-sprt",
@@ -248,7 +232,7 @@ fn sprt_stops_when_h0_is_accepted() {
         "elo1=500",
         "-ratinginterval",
         "0",
-    ]);
+    ]));
     assert_eq!(code, Some(3), "{out}");
     assert!(out.contains("H0 was accepted"), "{out}");
     assert!(out.matches("Finished game ").count() < 2000);

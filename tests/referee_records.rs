@@ -6,39 +6,9 @@
 mod referee_common;
 
 use std::path::Path;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use referee_common::*;
-
-/// Two built-in random players (no processes: fast), `games` games.
-fn random_match(games: u32) -> Command {
-    let mut c = referee();
-    c.args([
-        "-engine",
-        "cmd=builtin:random",
-        "name=a",
-        "-engine",
-        "cmd=builtin:random",
-        "name=b",
-        "-games",
-        &games.to_string(),
-        "-srand",
-        "3",
-        "-ratinginterval",
-        "0",
-    ]);
-    c
-}
-
-fn run(c: &mut Command) -> (Option<i32>, String, String) {
-    let out = c.output().unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn game_lines(path: &Path) -> usize {
     std::fs::read_to_string(path)
@@ -50,10 +20,7 @@ fn game_lines(path: &Path) -> usize {
 
 /// Games counted by the final `Score of a vs b: W - L - D  [s] N` line.
 fn scored_games(stdout: &str) -> u64 {
-    let line = stdout
-        .lines()
-        .rfind(|l| l.starts_with("Score of"))
-        .unwrap_or_else(|| panic!("no score line in\n{stdout}"));
+    let line = &statistics(stdout)[0];
     line.split_whitespace().last().unwrap().parse().unwrap()
 }
 
@@ -61,7 +28,7 @@ fn scored_games(stdout: &str) -> u64 {
 fn damage_inside_the_journal_stops_resume_and_a_torn_last_line_is_cut() {
     let dir = tmpdir("journal-damage");
     let j = dir.join("g.jsonl");
-    let (code, out, err) = run(random_match(6).arg("-jsonl").arg(&j));
+    let (code, out, err) = output_of(random_match(6).arg("-jsonl").arg(&j));
     assert_eq!(code, Some(0), "{out}{err}");
     let text = std::fs::read_to_string(&j).unwrap();
     let lines: Vec<&str> = text.lines().collect();
@@ -74,14 +41,14 @@ fn damage_inside_the_journal_stops_resume_and_a_torn_last_line_is_cut() {
         lines[2..].join("\n")
     );
     std::fs::write(&j, &damaged).unwrap();
-    let (code, out, err) = run(random_match(6).arg("-jsonl").arg(&j).arg("-resume"));
+    let (code, out, err) = output_of(random_match(6).arg("-jsonl").arg(&j).arg("-resume"));
     assert_eq!(code, Some(2), "{out}{err}");
     assert!(err.contains("line 3"), "{err}");
     assert_eq!(std::fs::read_to_string(&j).unwrap(), damaged);
     // A torn last line (a crash mid-write) is cut, and only the missing games are played.
     let torn = format!("{}\n{}", lines[..5].join("\n"), &lines[5][..40]);
     std::fs::write(&j, &torn).unwrap();
-    let (code, out, err) = run(random_match(6).arg("-jsonl").arg(&j).arg("-resume"));
+    let (code, out, err) = output_of(random_match(6).arg("-jsonl").arg(&j).arg("-resume"));
     assert_eq!(code, Some(0), "{out}{err}");
     assert!(out.contains("Resuming: 4 of 6"), "{out}");
     assert_eq!(game_lines(&j), 6);
@@ -91,11 +58,13 @@ fn damage_inside_the_journal_stops_resume_and_a_torn_last_line_is_cut() {
 fn two_outputs_on_one_file_are_refused() {
     let dir = tmpdir("same-output");
     std::fs::create_dir_all(dir.join("sub")).unwrap();
-    let (code, out, err) = run(random_match(2)
-        .arg("-pgnout")
-        .arg(dir.join("sub/../r.txt"))
-        .arg("-jsonl")
-        .arg(dir.join("./r.txt")));
+    let (code, out, err) = output_of(
+        random_match(2)
+            .arg("-pgnout")
+            .arg(dir.join("sub/../r.txt"))
+            .arg("-jsonl")
+            .arg(dir.join("./r.txt")),
+    );
     assert_eq!(code, Some(2), "{out}{err}");
     assert!(err.contains("same file"), "{err}");
     assert!(!dir.join("r.txt").exists(), "nothing may be written");
@@ -107,23 +76,17 @@ fn resume_after_the_openings_file_changed_is_refused() {
     let (book, j) = (dir.join("o.txt"), dir.join("g.jsonl"));
     std::fs::write(&book, "Wc5c6d6 b 1\nWc5c6d6/Bf5f6f7 w 2\n").unwrap();
     let openings = format!("file={}", book.display());
-    let with_book = |c: &mut Command| {
+    let with_book = || {
+        let mut c = random_match(4);
         c.args(["-openings", &openings, "order=sequential", "-jsonl"])
             .arg(&j);
+        c
     };
-    let mut c = random_match(4);
-    with_book(&mut c);
-    assert_eq!(run(&mut c).0, Some(0));
-    let mut c = random_match(4);
-    with_book(&mut c);
-    c.arg("-resume");
-    let (code, out, err) = run(&mut c);
+    assert_eq!(output_of(&mut with_book()).0, Some(0));
+    let (code, out, err) = output_of(with_book().arg("-resume"));
     assert_eq!(code, Some(0), "same book: resumes\n{out}{err}");
     std::fs::write(&book, "Wc5c6d6/Bf5f6f7 w 2\nWc5c6d6 b 1\n").unwrap();
-    let mut c = random_match(4);
-    with_book(&mut c);
-    c.arg("-resume");
-    let (code, out, err) = run(&mut c);
+    let (code, out, err) = output_of(with_book().arg("-resume"));
     assert_eq!(code, Some(2), "edited book: refused\n{out}{err}");
     assert!(err.contains("another configuration"), "{err}");
 }
@@ -133,7 +96,8 @@ fn a_second_run_on_a_journal_in_use_is_refused() {
     let dir = tmpdir("journal-lock");
     let t = tag("journal-lock");
     let j = dir.join("g.jsonl");
-    let slow = |c: &mut Command| {
+    let slow = || {
+        let mut c = referee();
         c.args([
             "-engine",
             &format!("cmd={MOCK}"),
@@ -149,19 +113,15 @@ fn a_second_run_on_a_journal_in_use_is_refused() {
             "-jsonl",
         ])
         .arg(&j);
+        c
     };
-    let mut first = referee();
-    slow(&mut first);
-    let mut first = first.stdout(std::process::Stdio::null()).spawn().unwrap();
+    let mut first = slow().stdout(std::process::Stdio::null()).spawn().unwrap();
     let end = Instant::now() + Duration::from_secs(10);
     while std::fs::metadata(&j).map_or(0, |m| m.len()) == 0 {
         assert!(Instant::now() < end, "the first run did not start");
         std::thread::sleep(Duration::from_millis(10));
     }
-    let mut second = referee();
-    slow(&mut second);
-    second.arg("-resume");
-    let (code, out, err) = run(&mut second);
+    let (code, out, err) = output_of(slow().arg("-resume"));
     assert_eq!(code, Some(2), "{out}{err}");
     assert!(err.contains("in use"), "{err}");
     assert_eq!(first.wait().unwrap().code(), Some(0));
@@ -189,14 +149,14 @@ fn after_a_write_error_the_summary_counts_only_recorded_games() {
             Ok(())
         });
     }
-    let (code, out, err) = run(&mut c);
+    let (code, out, err) = output_of(&mut c);
     assert_eq!(code, Some(5), "{out}{err}");
     assert!(out.contains("cannot write records"), "{out}");
     let recorded = game_lines(&j) as u64;
     assert!(recorded > 0 && recorded < 40, "{recorded} games recorded");
     assert_eq!(scored_games(&out), recorded, "{out}");
     // The journal is still good for a resume (its torn last line is cut).
-    let (code, out, err) = run(random_match(40).arg("-jsonl").arg(&j).arg("-resume"));
+    let (code, out, err) = output_of(random_match(40).arg("-jsonl").arg(&j).arg("-resume"));
     assert_eq!(code, Some(0), "{out}{err}");
     assert!(
         out.contains(&format!("Resuming: {recorded} of 40")),
@@ -208,17 +168,20 @@ fn after_a_write_error_the_summary_counts_only_recorded_games() {
 #[test]
 fn control_characters_in_names_are_refused_and_check_pgn_finds_a_broken_tag() {
     let dir = tmpdir("control-chars");
-    let (code, _, err) = run(random_match(2).args(["-event", "two\nlines"]));
+    let (code, _, err) = output_of(random_match(2).args(["-event", "two\nlines"]));
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("control character"), "{err}");
     let pgn = dir.join("g.pgn");
-    assert_eq!(run(random_match(2).arg("-pgnout").arg(&pgn)).0, Some(0));
-    let (code, out, _) = run(referee().arg("-check-pgn").arg(&pgn));
+    assert_eq!(
+        output_of(random_match(2).arg("-pgnout").arg(&pgn)).0,
+        Some(0)
+    );
+    let (code, out, _) = output_of(referee().arg("-check-pgn").arg(&pgn));
     assert_eq!(code, Some(0), "{out}");
     // A tag split over two lines, as a raw newline in a name used to make it.
     let text = std::fs::read_to_string(&pgn).unwrap();
     std::fs::write(&pgn, text.replacen("[White \"a\"]", "[White \"a\nb\"]", 1)).unwrap();
-    let (code, out, _) = run(referee().arg("-check-pgn").arg(&pgn));
+    let (code, out, _) = output_of(referee().arg("-check-pgn").arg(&pgn));
     assert_eq!(code, Some(1), "{out}");
     assert!(out.contains("line 5: broken tag"), "{out}");
 }
@@ -227,9 +190,9 @@ fn control_characters_in_names_are_refused_and_check_pgn_finds_a_broken_tag() {
 fn an_unusable_output_path_is_a_record_error() {
     let dir = tmpdir("unusable-output");
     // A directory where the PGN file should be; a journal where nothing can be created.
-    let (code, _, err) = run(random_match(2).arg("-pgnout").arg(&*dir));
+    let (code, _, err) = output_of(random_match(2).arg("-pgnout").arg(&*dir));
     assert_eq!(code, Some(5), "{err}");
-    let (code, _, err) = run(random_match(2).args(["-jsonl", "/proc/punct-test/g.jsonl"]));
+    let (code, _, err) = output_of(random_match(2).args(["-jsonl", "/proc/punct-test/g.jsonl"]));
     assert_eq!(code, Some(5), "{err}");
 }
 

@@ -8,51 +8,22 @@ use std::path::Path;
 use referee_common::*;
 
 fn run(dir: &Path, name: &str, shard: Option<&str>) -> String {
-    let mut c = referee();
+    let mut c = random_match(30);
     c.args([
-        "-engine",
-        "cmd=builtin:random",
-        "name=a",
-        "-engine",
-        "cmd=builtin:random",
-        "name=b",
-    ]);
-    c.args([
-        "-games",
-        "30",
         "-random-openings",
         "plies=2",
-        "-srand",
-        "3",
-        "-ratinginterval",
-        "0",
-    ]);
-    c.args(["-sprt", "elo0=0", "elo1=50", "-jsonl"])
-        .arg(dir.join(name));
+        "-sprt",
+        "elo0=0",
+        "elo1=50",
+        "-jsonl",
+    ])
+    .arg(dir.join(name));
     if let Some(s) = shard {
         c.args(["-shard", s]);
     }
-    let out = c.output().unwrap();
-    assert!(out.status.code().is_some_and(|c| c == 0 || c == 3));
-    String::from_utf8(out.stdout).unwrap()
-}
-
-/// The statistics block a run ends with: from the last "Score of" line, without timing lines.
-fn statistics(stdout: &str) -> Vec<String> {
-    let lines: Vec<&str> = stdout.lines().collect();
-    let start = lines
-        .iter()
-        .rposition(|l| l.starts_with("Score of"))
-        .unwrap();
-    lines[start..]
-        .iter()
-        .take_while(|l| {
-            !l.starts_with("Referee overhead")
-                && !l.starts_with("Played")
-                && !l.starts_with("Finished")
-        })
-        .map(|l| l.to_string())
-        .collect()
+    let (code, out, err) = output_of(&mut c);
+    assert!(code.is_some_and(|c| c == 0 || c == 3), "{out}{err}");
+    out
 }
 
 #[test]
@@ -63,24 +34,21 @@ fn merged_shards_equal_one_run() {
     assert!(single.iter().any(|l| l.starts_with("LLR")), "{single:?}");
     for count in [2, 3] {
         let mut files = Vec::new();
-        let mut games = 0;
+        let mut recorded = 0;
         for i in 0..count {
             let name = format!("s{i}of{count}.jsonl");
             run(&dir, &name, Some(&format!("{i}/{count}")));
-            games += read_jsonl(&dir.join(&name))
-                .iter()
-                .filter(|v| v["type"] == "game")
-                .count();
+            recorded += games(&read_jsonl(&dir.join(&name))).len();
             files.push(dir.join(name));
         }
-        assert_eq!(games, 30, "shards are disjoint and cover the run");
-        let out = referee()
-            .arg("-merge")
-            .args(&files)
-            .args(["-sprt", "elo0=0", "elo1=50"])
-            .output()
-            .unwrap();
-        let merged = statistics(&String::from_utf8(out.stdout).unwrap());
+        assert_eq!(recorded, 30, "shards are disjoint and cover the run");
+        let (_, out, _) = output_of(
+            referee()
+                .arg("-merge")
+                .args(&files)
+                .args(["-sprt", "elo0=0", "elo1=50"]),
+        );
+        let merged = statistics(&out);
         assert_eq!(merged, single, "{count} shards");
     }
     // The same game recorded differently (another run) is refused.
@@ -91,11 +59,11 @@ fn merged_shards_equal_one_run() {
         text.replace("\"result\":\"1-0\"", "\"result\":\"0-1\""),
     )
     .unwrap();
-    let out = referee()
-        .arg("-merge")
-        .arg(dir.join("all.jsonl"))
-        .arg(&other)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    let (code, _, err) = output_of(
+        referee()
+            .arg("-merge")
+            .arg(dir.join("all.jsonl"))
+            .arg(&other),
+    );
+    assert_eq!(code, Some(2), "{err}");
 }

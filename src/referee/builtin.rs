@@ -1,5 +1,8 @@
 //! Built-in players that need no process: `builtin:random` plays uniform random legal moves,
 //! `builtin:greedy` looks one ply ahead (see [`greedy`](crate::referee::greedy)).
+//!
+//! Both are one [`BuiltinPlayer`] with a different [`Choose`] function, so a new built-in is
+//! a row of [`BUILTINS`] and its choice function.
 
 use std::time::{Duration, Instant};
 
@@ -10,38 +13,67 @@ use crate::referee::config::Proto;
 use crate::referee::greedy;
 use crate::referee::player::{Fault, Player, Reply, SearchInfo, ThinkRequest};
 
-/// The `cmd=` names of the built-in players.
-pub const BUILTINS: [&str; 2] = ["builtin:random", "builtin:greedy"];
+/// Picks the move token for a request, drawing any randomness from the generator (seeded per
+/// game, so a game can be replayed).
+pub type Choose = fn(&ThinkRequest, &mut Xoshiro256PlusPlus) -> String;
+
+/// The built-in players: their `cmd=` names and how each chooses.
+pub const BUILTINS: [(&str, Choose); 2] = [
+    ("builtin:random", random_move),
+    ("builtin:greedy", greedy_move),
+];
 
 /// The built-in player `cmd` names, if it is one.
 pub fn builtin_player(cmd: &str, name: &str) -> Option<Box<dyn Player>> {
-    match cmd {
-        "builtin:random" => Some(Box::new(RandomPlayer::new(name))),
-        "builtin:greedy" => Some(Box::new(GreedyPlayer::new(name))),
-        _ => None,
-    }
+    BUILTINS
+        .iter()
+        .find(|(c, _)| *c == cmd)
+        .map(|&(_, choose)| Box::new(BuiltinPlayer::new(name, choose)) as Box<dyn Player>)
 }
 
 /// Longest time `builtin:greedy` spends on its safety checks per move (it also keeps within a
 /// third of the move's deadline).
 const GREEDY_BUDGET: Duration = Duration::from_secs(1);
 
-/// Uniform random legal moves from a generator seeded per game, so a game can be replayed.
-pub struct RandomPlayer {
-    name: String,
-    rng: Xoshiro256PlusPlus,
+/// `builtin:random`: a uniform random legal move.
+fn random_move(req: &ThinkRequest, rng: &mut Xoshiro256PlusPlus) -> String {
+    let moves = req.pos.legal_moves();
+    if moves.is_empty() {
+        "(none)".to_string()
+    } else {
+        moves[rng.gen_range(0..moves.len())].to_string()
+    }
 }
 
-impl RandomPlayer {
-    pub fn new(name: &str) -> RandomPlayer {
-        RandomPlayer {
+/// `builtin:greedy`: wins at once, else stops the opponent's win, else improves its connection
+/// and centre (ties broken by the generator).
+fn greedy_move(req: &ThinkRequest, rng: &mut Xoshiro256PlusPlus) -> String {
+    if req.pos.is_finished() {
+        return "(none)".to_string();
+    }
+    let mut pos = req.pos.clone();
+    let budget = (req.deadline / 3).min(GREEDY_BUDGET);
+    greedy::choose(&mut pos, rng, budget).mv.to_string()
+}
+
+/// A player without a process: the [`Player`] plumbing around a [`Choose`] function.
+pub struct BuiltinPlayer {
+    name: String,
+    rng: Xoshiro256PlusPlus,
+    choose: Choose,
+}
+
+impl BuiltinPlayer {
+    pub fn new(name: &str, choose: Choose) -> BuiltinPlayer {
+        BuiltinPlayer {
             name: name.to_string(),
             rng: Xoshiro256PlusPlus::seed_from_u64(0),
+            choose,
         }
     }
 }
 
-impl Player for RandomPlayer {
+impl Player for BuiltinPlayer {
     fn name(&self) -> &str {
         &self.name
     }
@@ -57,68 +89,7 @@ impl Player for RandomPlayer {
 
     fn think(&mut self, req: &ThinkRequest) -> Result<Reply, Fault> {
         let go_sent = Instant::now();
-        let moves = req.pos.legal_moves();
-        let bestmove = if moves.is_empty() {
-            "(none)".to_string()
-        } else {
-            moves[self.rng.gen_range(0..moves.len())].to_string()
-        };
-        Ok(Reply {
-            bestmove,
-            go_sent,
-            received: Instant::now(),
-            info: SearchInfo::default(),
-        })
-    }
-
-    fn reset(&mut self) {}
-
-    fn pid(&self) -> Option<u32> {
-        None
-    }
-}
-
-/// One-ply player: wins at once, else stops the opponent's win, else improves its connection
-/// and centre (ties broken by a generator seeded per game).
-pub struct GreedyPlayer {
-    name: String,
-    rng: Xoshiro256PlusPlus,
-}
-
-impl GreedyPlayer {
-    pub fn new(name: &str) -> GreedyPlayer {
-        GreedyPlayer {
-            name: name.to_string(),
-            rng: Xoshiro256PlusPlus::seed_from_u64(0),
-        }
-    }
-}
-
-impl Player for GreedyPlayer {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn proto(&self) -> Proto {
-        Proto::Uci
-    }
-
-    fn new_game(&mut self, seed: u64) -> Result<(), Fault> {
-        self.rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-        Ok(())
-    }
-
-    fn think(&mut self, req: &ThinkRequest) -> Result<Reply, Fault> {
-        let go_sent = Instant::now();
-        let bestmove = if req.pos.is_finished() {
-            "(none)".to_string()
-        } else {
-            let mut pos = req.pos.clone();
-            let budget = (req.deadline / 3).min(GREEDY_BUDGET);
-            greedy::choose(&mut pos, &mut self.rng, budget)
-                .mv
-                .to_string()
-        };
+        let bestmove = (self.choose)(req, &mut self.rng);
         Ok(Reply {
             bestmove,
             go_sent,
@@ -139,20 +110,42 @@ mod tests {
     use super::*;
     use crate::position::{Position, Variant};
 
-    fn pick(p: &mut RandomPlayer, pos: &Position) -> String {
+    fn pick(p: &mut BuiltinPlayer, pos: &Position) -> String {
         let req = ThinkRequest {
             position: "",
             go: "",
-            deadline: Default::default(),
+            // Long enough that greedy's time budget never decides (its choice stays seeded).
+            deadline: Duration::from_secs(30),
             pos,
         };
         p.think(&req).unwrap().bestmove
     }
 
     #[test]
+    fn every_builtin_replays_a_game_from_its_seed() {
+        for (cmd, choose) in BUILTINS {
+            let play = |seed| {
+                let mut p = BuiltinPlayer::new(cmd, choose);
+                p.new_game(seed).unwrap();
+                let mut pos = Position::new(Variant::Standard);
+                let mut moves = Vec::new();
+                for _ in 0..6 {
+                    let m = pick(&mut p, &pos);
+                    pos.play(crate::parse_move(&m).unwrap()).unwrap();
+                    moves.push(m);
+                }
+                moves
+            };
+            assert_eq!(play(7), play(7), "{cmd}");
+            assert!(builtin_player(cmd, "x").is_some(), "{cmd}");
+        }
+        assert!(builtin_player("builtin:none", "x").is_none());
+    }
+
+    #[test]
     fn random_moves_are_legal_and_seeded() {
-        let mut a = RandomPlayer::new("r");
-        let mut b = RandomPlayer::new("r");
+        let mut a = BuiltinPlayer::new("r", random_move);
+        let mut b = BuiltinPlayer::new("r", random_move);
         a.new_game(42).unwrap();
         b.new_game(42).unwrap();
         let mut pos = Position::new(Variant::Standard);

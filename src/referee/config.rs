@@ -551,11 +551,11 @@ pub fn build_engine(each: &[String], own: &[String], flag: &str) -> Result<Engin
     if e.cmd.is_empty() {
         return Err(format!("{flag}: cmd= is missing"));
     }
-    if e.is_builtin() && !BUILTINS.contains(&e.cmd.as_str()) {
+    if e.is_builtin() && !BUILTINS.iter().any(|(c, _)| *c == e.cmd) {
         return Err(format!(
             "{flag}: unknown built-in player '{}' ({})",
             e.cmd,
-            BUILTINS.join(", ")
+            BUILTINS.map(|(c, _)| c).join(", ")
         ));
     }
     if e.name.is_empty() {

@@ -35,6 +35,14 @@ pub struct View {
 }
 
 impl View {
+    /// The top colours as `colour` sees them.
+    fn of(pos: &Position, colour: Colour) -> View {
+        View {
+            own: pos.top_view(colour),
+            opp: pos.top_view(!colour),
+        }
+    }
+
     fn cost(&self, c: Cell) -> u8 {
         if self.own.contains(c) {
             0
@@ -268,11 +276,7 @@ pub struct Scorer<'a> {
 
 impl<'a> Scorer<'a> {
     pub fn new(pos: &'a Position) -> Scorer<'a> {
-        let me = pos.side_to_move();
-        let base = View {
-            own: pos.top_view(me),
-            opp: pos.top_view(!me),
-        };
+        let base = View::of(pos, pos.side_to_move());
         Scorer {
             pos,
             base,
@@ -315,7 +319,7 @@ impl<'a> Scorer<'a> {
             Move::Drop(p) | Move::Shift { to: p, .. } => p,
         };
         let cells = to.cells();
-        let set: CellSet = cells.iter().copied().collect();
+        let set = cell_set(to);
         match mv {
             Move::Shift { from, .. } => {
                 let id = self.pos.top_piece(from).expect("a shift starts on a piece");
@@ -351,10 +355,7 @@ impl<'a> Scorer<'a> {
 
 /// The connection distances of both players on each axis, computed from scratch (for tests).
 pub fn distances(pos: &Position, colour: Colour) -> [u8; 3] {
-    let v = View {
-        own: pos.top_view(colour),
-        opp: pos.top_view(!colour),
-    };
+    let v = View::of(pos, colour);
     Axis::ALL.map(|a| axis_distance(&v, a))
 }
 

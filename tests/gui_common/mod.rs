@@ -50,18 +50,39 @@ impl Gui {
         format!("http://127.0.0.1:{}/", self.port)
     }
 
+    /// One request with this server's Host header, then `headers`.
+    pub fn request(&self, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> Reply {
+        let host = self.host();
+        let mut all = vec![("Host", host.as_str())];
+        all.extend_from_slice(headers);
+        http(self.port, method, path, &all, body)
+    }
+
     pub fn get(&self, path: &str) -> Reply {
-        http(self.port, "GET", path, &[("Host", &self.host())], "")
+        self.request("GET", path, &[], "")
+    }
+
+    /// A POST of `body` as it stands (JSON or not), labelled JSON.
+    pub fn post_text(&self, path: &str, body: &str) -> Reply {
+        self.request("POST", path, &[("Content-Type", "application/json")], body)
     }
 
     pub fn post(&self, path: &str, body: &Value) -> Reply {
-        http(
-            self.port,
-            "POST",
-            path,
-            &[("Host", &self.host()), ("Content-Type", "application/json")],
-            &body.to_string(),
+        self.post_text(path, &body.to_string())
+    }
+
+    /// A connection to the event stream, its request sent; reads time out after 200 ms.
+    pub fn open_events(&self) -> TcpStream {
+        let mut s = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        s.set_read_timeout(Some(Duration::from_millis(200)))
+            .unwrap();
+        write!(
+            s,
+            "GET /api/events HTTP/1.1\r\nHost: {}\r\n\r\n",
+            self.host()
         )
+        .unwrap();
+        s
     }
 
     pub fn state(&self) -> Value {
@@ -121,6 +142,42 @@ impl Reply {
                 .eq_ignore_ascii_case(name)
                 .then(|| v.trim().to_string())
         })
+    }
+}
+
+/// Reads events from an [`open_events`](Gui::open_events) stream until `pred` takes one;
+/// returns its data.
+pub fn read_events_until(
+    s: &mut TcpStream,
+    within: Duration,
+    pred: impl Fn(&str, &Value) -> bool,
+) -> Value {
+    let end = Instant::now() + within;
+    let mut buf = String::new();
+    let mut chunk = [0u8; 65536];
+    loop {
+        assert!(
+            Instant::now() < end,
+            "no matching event; got {}",
+            &buf[..buf.len().min(300)]
+        );
+        if let Ok(n) = s.read(&mut chunk) {
+            assert!(n > 0, "stream closed");
+            buf.push_str(&String::from_utf8_lossy(&chunk[..n]));
+        }
+        while let Some(i) = buf.find("\n\n") {
+            let frame: String = buf.drain(..i + 2).collect();
+            let ev = frame
+                .lines()
+                .find_map(|l| l.strip_prefix("event: "))
+                .unwrap_or("");
+            let data = frame.lines().find_map(|l| l.strip_prefix("data: "));
+            if let Some(d) = data.and_then(|d| serde_json::from_str::<Value>(d).ok()) {
+                if pred(ev, &d) {
+                    return d;
+                }
+            }
+        }
     }
 }
 
@@ -227,6 +284,16 @@ pub struct Browser {
 }
 
 pub struct TempDir(pub std::path::PathBuf);
+
+impl TempDir {
+    /// A fresh, empty directory `NAME-PID` under the system's temporary directory.
+    pub fn fresh(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}
 
 impl Drop for TempDir {
     fn drop(&mut self) {

@@ -16,6 +16,62 @@ pub fn referee() -> Command {
     c
 }
 
+/// Runs `c` to its end: the exit code (None after a signal), stdout and stderr.
+pub fn output_of(c: &mut Command) -> (Option<i32>, String, String) {
+    let out = c.output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The referee with two built-in random players, `a` and `b` (no processes: fast).
+pub fn random_pair() -> Command {
+    let mut c = referee();
+    c.args([
+        "-engine",
+        "cmd=builtin:random",
+        "name=a",
+        "-engine",
+        "cmd=builtin:random",
+        "name=b",
+    ]);
+    c
+}
+
+/// [`random_pair`] for `games` games from `-srand 3`, without interim rating lines.
+pub fn random_match(games: u32) -> Command {
+    let mut c = random_pair();
+    c.args([
+        "-games",
+        &games.to_string(),
+        "-srand",
+        "3",
+        "-ratinginterval",
+        "0",
+    ]);
+    c
+}
+
+/// The statistics block a run ends with: from the last "Score of" line, without timing lines.
+pub fn statistics(stdout: &str) -> Vec<String> {
+    let lines: Vec<&str> = stdout.lines().collect();
+    let start = lines
+        .iter()
+        .rposition(|l| l.starts_with("Score of"))
+        .unwrap_or_else(|| panic!("no score line in\n{stdout}"));
+    lines[start..]
+        .iter()
+        .take_while(|l| {
+            !l.starts_with("Referee overhead")
+                && !l.starts_with("Played")
+                && !l.starts_with("Finished")
+        })
+        .map(|l| l.to_string())
+        .collect()
+}
+
 /// A fresh, empty directory for one test, removed when dropped.
 pub struct TempDir(PathBuf);
 
