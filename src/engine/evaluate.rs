@@ -2,7 +2,8 @@
 //! players, the centre race of the standard game, pieces in hand and the move.
 
 use crate::engine::params::Params;
-use crate::engine::threats::distance_within;
+use crate::engine::threats::{distance_within, two_axes_within};
+use crate::piece::Kind;
 use crate::position::{Position, Variant, PIECES_PER_PLAYER};
 
 /// Distances beyond this are all the same to the evaluation (and cost nothing more to find).
@@ -26,13 +27,14 @@ pub fn trace(pos: &Position, params: &Params) -> Vec<(&'static str, i32)> {
 /// in `params` and never appear. This is what a Texel tuner fits without re-running the search.
 pub fn features(pos: &Position, params: &Params) -> Vec<(usize, f32)> {
     let us = pos.side_to_move();
-    let [d_us, d_them] = distances(pos, params).map(|d| d as i32);
+    let [[d_us, s_us], [d_them, s_them]] = paths(pos, params, true).map(|p| p.map(|d| d as i32));
     let [w, b] = pos.centre_count();
     let centre_diff = if us == crate::Colour::White {
         w as i32 - b as i32
     } else {
         b as i32 - w as i32
     } as f32;
+    let [br_us, br_them] = bridging_in_hand(pos);
     let late = centre_phase(pos) as f32 / 256.0;
     let hand = pos.hand_total(us) as i32 - pos.hand_total(!us) as i32;
     let near = (NEAR - d_us).max(0) - (NEAR - d_them).max(0);
@@ -43,6 +45,8 @@ pub fn features(pos: &Position, params: &Params) -> Vec<(usize, f32)> {
         ("MobilityLate", mobility * late),
         ("PathWeight", (d_them - d_us) as f32),
         ("PathNearWeight", near as f32),
+        ("SecondPathWeight", (s_them - s_us) as f32),
+        ("BridgingLate", (br_us - br_them) as f32 * late),
         ("CentreEarly", centre_diff * (1.0 - late)),
         ("CentreLate", centre_diff * late),
         ("HandWeight", hand as f32),
@@ -64,17 +68,34 @@ fn param_index(name: &str) -> usize {
 
 /// Connection distance of each player: `[side to move, opponent]`.
 pub fn distances(pos: &Position, params: &Params) -> [u32; 2] {
+    paths(pos, params, false).map(|[best, _]| best)
+}
+
+/// Per player (`[side to move, opponent]`), the connection distances over its best axis and,
+/// when `second` (else 0), over its second-best one; capped at [`DISTANCE_CAP`].
+fn paths(pos: &Position, params: &Params, second: bool) -> [[u32; 2]; 2] {
     let us = pos.side_to_move();
     let empty = pos.empty_cells();
     [us, !us].map(|c| {
-        distance_within(
-            pos.top_view(c),
-            empty,
-            pos.top_view(!c),
-            params.opp_cover_cost,
-            DISTANCE_CAP,
-        )
-        .min(DISTANCE_CAP)
+        let (own, opp) = (pos.top_view(c), pos.top_view(!c));
+        let cost = params.opp_cover_cost;
+        let d = if second {
+            two_axes_within(own, empty, opp, cost, DISTANCE_CAP)
+        } else {
+            [distance_within(own, empty, opp, cost, DISTANCE_CAP), 0]
+        };
+        d.map(|d| d.min(DISTANCE_CAP))
+    })
+}
+
+/// Pieces in hand that can bridge (every kind but the triangle): `[side to move, opponent]`.
+fn bridging_in_hand(pos: &Position) -> [i32; 2] {
+    let us = pos.side_to_move();
+    [us, !us].map(|c| {
+        (Kind::ALL.iter())
+            .filter(|&&k| k != Kind::T)
+            .map(|&k| pos.in_hand(c, k) as i32)
+            .sum()
     })
 }
 
@@ -102,10 +123,13 @@ pub fn movable(pos: &Position) -> [i32; 2] {
     n
 }
 
-fn terms(pos: &Position, params: &Params) -> [(&'static str, i32); 6] {
+fn terms(pos: &Position, params: &Params) -> [(&'static str, i32); 8] {
     let us = pos.side_to_move();
-    let [d_us, d_them] = distances(pos, params).map(|d| d as i32);
+    // The second-best axis costs a second search of the board: only when it counts.
+    let second = params.second_path_weight != 0;
+    let [[d_us, s_us], [d_them, s_them]] = paths(pos, params, second).map(|p| p.map(|d| d as i32));
     let path = params.path_weight * (d_them - d_us);
+    let second_path = params.second_path_weight * (s_them - s_us);
     let near = params.path_near_weight * ((NEAR - d_us).max(0) - (NEAR - d_them).max(0));
     let [w, b] = pos.centre_count();
     let centre_diff = if us == crate::Colour::White {
@@ -120,8 +144,12 @@ fn terms(pos: &Position, params: &Params) -> [(&'static str, i32); 6] {
     let [m_us, m_them] = movable(pos);
     let mobility_weight =
         params.mobility_early + (params.mobility_late - params.mobility_early) * phase / 256;
+    let [br_us, br_them] = bridging_in_hand(pos);
+    let bridging = params.bridging_late * (br_us - br_them) * phase / 256;
     [
         ("path", path),
+        ("second_path", second_path),
+        ("bridging_in_hand", bridging),
         ("mobility", (m_us - m_them) * mobility_weight),
         ("near_path", near),
         ("centre", centre_diff * centre_weight),

@@ -58,6 +58,10 @@ params! {
         #[doc = "Per empty space of connection distance, opponent's minus own."]
     path_near_weight "PathNearWeight" Eval = 1 in 0..=1000;
         #[doc = "Extra per space below 6 of own distance (a short path is worth more than linear)."]
+    second_path_weight "SecondPathWeight" Eval = 0 in -1000..=1000;
+        #[doc = "Per space of connection distance over the second-best axis, opponent's minus own (a block across the best path costs less). 0: not computed."]
+    bridging_late "BridgingLate" Eval = 0 in -1000..=1000;
+        #[doc = "Per bridging piece (any kind but the triangle) in hand of difference, when a last drop nears."]
     opp_cover_cost "OppCoverCost" Eval = 2 in 1..=3;
         #[doc = "Distance cost of an opponent's dot (covering it needs a shift onto a stack)."]
     centre_early "CentreEarly" Eval = 6 in 0..=1000;
@@ -84,6 +88,10 @@ params! {
         #[doc = "Most moves tried against an opponent's threat to connect in one."]
     threat_extension "ThreatExtension" Search = 0 in 0..=32;
         #[doc = "Plies past the iteration's depth where a node facing a winning threat is searched one more ply (0: off)."]
+    null_move_r "NullMoveR" Search = 0 in 0..=6;
+        #[doc = "Depth reduction of the null-move search (0: off); never in the centre race, where a tempo decides."]
+    null_min_depth "NullMinDepth" Search = 3 in 1..=20;
+        #[doc = "Least remaining depth for a null-move search."]
     lmr_min_move "LmrMinMove" Search = 3 in 1..=100;
         #[doc = "Moves searched before late-move reductions start."]
     lmr_min_depth "LmrMinDepth" Search = 2 in 1..=20;

@@ -26,7 +26,7 @@ use crate::engine::tt::{TranspositionTable, TtBound, MATE, MATE_BOUND};
 use crate::engine::types::{Bound, Limits, Score, SearchControl, SearchInfo, SearchResult};
 use crate::moves::Move;
 use crate::piece::{Colour, PLACEMENT_SLOTS};
-use crate::position::{Outcome, Position};
+use crate::position::{Outcome, Position, Variant};
 
 /// Deepest iteration and deepest ply.
 const MAX_DEPTH: u32 = 64;
@@ -39,6 +39,8 @@ const UNPROVEN_LOSS: i32 = -(MATE_BOUND - 1);
 const POLL_MASK: u64 = 31;
 /// Pieces in hand (each player at most) from which the root solves the centre race's last plies.
 const RACE_HAND: u8 = 2;
+/// No null move once a player holds this many pieces or fewer (standard game).
+const NULL_RACE_HAND: u8 = 3;
 /// The solver's budget in moves played: about a tenth of the soft time limit (it plays some
 /// 2,000 moves per ms), at least a few ms, and without a clock twice the node limit.
 const RACE_MOVES_PER_MS: u64 = 200;
@@ -448,6 +450,15 @@ struct Worker<'a> {
     /// The root move that last raised alpha in the current iteration, with its score and PV:
     /// what an interrupted iteration has learnt.
     partial: Option<(i32, Vec<Move>, Bound)>,
+}
+
+/// Whether a player of the standard game is a few drops from the last one (a tempo decides).
+fn near_last_drop(pos: &Position) -> bool {
+    pos.variant() == Variant::Standard
+        && pos
+            .hand_total(Colour::White)
+            .min(pos.hand_total(Colour::Black))
+            <= NULL_RACE_HAND
 }
 
 /// The score of a finished game for the side to move, `ply` moves from the root.
@@ -909,6 +920,34 @@ impl<'a> Worker<'a> {
                 };
                 if cut {
                     return hit.score;
+                }
+            }
+        }
+        // Null move: when passing still leaves the opponent below beta after a reduced search,
+        // a real move will too. Not in the centre race (a tempo there is worth a game), nor
+        // twice in a row, nor near mate scores.
+        if !pv_node
+            && self.params.null_move_r > 0
+            && depth >= self.params.null_min_depth
+            && ply > 0
+            && !pos.last_was_pass()
+            && beta.abs() < MATE_BOUND
+            && !near_last_drop(pos)
+        {
+            if facts.eval == NO_EVAL {
+                facts.eval = evaluate(pos, self.params).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+                self.facts[slot] = facts;
+            }
+            if facts.eval >= beta {
+                let r = self.params.null_move_r;
+                pos.make(Move::Pass);
+                let score = -self.negamax(pos, depth - 1 - r, ply + 1, -beta, -beta + 1);
+                pos.unmake();
+                if self.aborted {
+                    return 0;
+                }
+                if score >= beta {
+                    return score.min(MATE_BOUND - 1);
                 }
             }
         }

@@ -145,6 +145,48 @@ pub fn distance_within(
     limit + 1
 }
 
+/// The shortest connection distances over two different axes: the best (as
+/// [`distance_within`]) and the best of the other two, each `limit + 1` when beyond `limit`.
+/// The second says how much a block across the best path costs.
+pub fn two_axes_within(
+    own: CellSet,
+    cheap: CellSet,
+    dear: CellSet,
+    dear_cost: i32,
+    limit: u32,
+) -> [u32; 2] {
+    let t = terrain(own, cheap, dear, dear_cost);
+    let sides = Axis::ALL.map(|axis| axis.sides());
+    let mut waves = Wave::from_first_sides(&sides, &t);
+    let mut out = [limit + 1; 2];
+    let mut found = 0;
+    let mut reached = [false; 3];
+    for level in 0..=limit as usize {
+        for (i, (wave, (_, target))) in waves.iter_mut().zip(&sides).enumerate() {
+            if reached[i] {
+                continue;
+            }
+            if level > 0 {
+                wave.step(level, &t);
+            }
+            if wave.reach.intersects(target.cells()) {
+                reached[i] = true;
+                out[found] = level as u32;
+                found += 1;
+                if found == 2 {
+                    return out;
+                }
+            }
+        }
+        let open =
+            (waves.iter().zip(reached)).any(|(w, r)| !r && w.pending.iter().any(|p| !p.is_empty()));
+        if !open {
+            break;
+        }
+    }
+    out
+}
+
 /// Layers `0..=depth` of a wave from `start`: `layers[k]` holds the spaces within cost `k`.
 fn layers(start: CellSet, t: &Terrain, depth: usize, out: &mut Vec<CellSet>) {
     out.clear();
@@ -784,6 +826,74 @@ mod tests {
     fn empty_board_distance_is_seventeen() {
         let all = crate::geometry::board_cells();
         assert_eq!(distance(CellSet::EMPTY, all, CellSet::EMPTY, 1), 17);
+    }
+
+    #[test]
+    fn second_axis_distance_is_the_best_of_the_other_two() {
+        let all = crate::geometry::board_cells();
+        assert_eq!(
+            two_axes_within(CellSet::EMPTY, all, CellSet::EMPTY, 1, 40),
+            [17, 17]
+        );
+        // A cap of 3 leaves every axis out.
+        let pos = parse_position("Wc5c6c7 b 1", Variant::Standard).unwrap();
+        let own = pos.top_view(Colour::White);
+        assert_eq!(
+            two_axes_within(own, pos.empty_cells(), CellSet::EMPTY, 2, 3),
+            [4, 4]
+        );
+        for text in [
+            "Wc5c6c7 b 1",
+            "Wc5c6c7/Bf5f6f7 w 2",
+            "Wc3c4c5/Wc6c7c8/Wd2d1d3/Be1e2f2/We3e4d4/We10d9f10/Bf5f6g6/Bf11f12f13/Bg4g3g5/Bg7h8h9/Bg10g11h11/Wg13g12h14/Bg14h15i16/Wj17j16i15 b 17",
+        ] {
+            let pos = parse_position(text, Variant::Standard).unwrap();
+            for c in [Colour::White, Colour::Black] {
+                let (own, empty, opp) = (pos.top_view(c), pos.empty_cells(), pos.top_view(!c));
+                // The second is the least of the axes other than the best, each alone.
+                let mut per_axis: Vec<u32> = Axis::ALL
+                    .iter()
+                    .map(|&axis| axis_distance(own, empty, opp, 2, axis))
+                    .collect();
+                per_axis.sort_unstable();
+                let [best, second] = two_axes_within(own, empty, opp, 2, 40);
+                assert_eq!([best, second], [per_axis[0], per_axis[1]], "{text} {c:?}");
+            }
+        }
+    }
+
+    /// One axis's distance by a plain Dijkstra over the board (own dots free, empty 1, the
+    /// opponent's `dear`), independent of the waves.
+    fn axis_distance(own: CellSet, empty: CellSet, opp: CellSet, dear: u32, axis: Axis) -> u32 {
+        let cost = |c: Cell| {
+            if own.contains(c) {
+                0
+            } else if empty.contains(c) {
+                1
+            } else if opp.contains(c) {
+                dear
+            } else {
+                1
+            }
+        };
+        let (a, b) = axis.sides();
+        let mut dist = vec![u32::MAX; GRID_LEN];
+        let mut todo: Vec<(u32, Cell)> = a.cells().into_iter().map(|c| (cost(c), c)).collect();
+        while let Some(i) = (0..todo.len()).min_by_key(|&i| todo[i].0) {
+            let (d, c) = todo.swap_remove(i);
+            if d >= dist[c.index()] {
+                continue;
+            }
+            dist[c.index()] = d;
+            for n in Dir::ALL.into_iter().filter_map(|dir| c.neighbour(dir)) {
+                todo.push((d + cost(n), n));
+            }
+        }
+        b.cells()
+            .into_iter()
+            .map(|c| dist[c.index()])
+            .min()
+            .unwrap()
     }
 
     #[test]
