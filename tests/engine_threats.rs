@@ -8,7 +8,8 @@ mod common;
 use common::simple_rules::{self, Xy};
 use common::winning_moves;
 use punct::engine::threats::{
-    distance, distance_within, find_win, near_paths, path_zone, threat, threat_zone, MAX_DISTANCE,
+    distance, distance_within, find_win, find_win_cached, near_paths, path_zone, threat,
+    threat_cached, threat_zone, TouchCache, MAX_DISTANCE,
 };
 use punct::position::EndReason;
 use punct::{Cell, CellSet, Colour, Move, Position, Variant};
@@ -429,4 +430,36 @@ fn last_drop_centre_count_wins_are_found() {
         }
     }
     assert!(by_count > 20 && none > 20, "{by_count} {none}");
+}
+
+/// A `TouchCache` kept over whole games (as the search keeps one) gives the answers of a fresh
+/// computation: a slot holding another top view is never taken for this one.
+#[test]
+fn cached_wins_and_threats_are_those_computed_afresh() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(14);
+    let (mut win_cache, mut threat_cache) = (TouchCache::default(), TouchCache::default());
+    let (mut positions, mut wins, mut threats) = (0, 0, 0);
+    for game in 0..30 {
+        let variant = if game % 3 == 2 {
+            Variant::Basic
+        } else {
+            Variant::Standard
+        };
+        let mut p = Position::new(variant);
+        while !p.is_finished() {
+            positions += 1;
+            let win = find_win(&p);
+            assert_eq!(find_win_cached(&p, &mut win_cache), win, "{p:?}");
+            let t = threat(&p);
+            assert_eq!(threat_cached(&p, &mut threat_cache), t, "{p:?}");
+            wins += u32::from(win.is_some());
+            threats += u32::from(t.is_some());
+            let moves = p.legal_moves();
+            p.make(*moves.choose(&mut rng).unwrap());
+        }
+    }
+    assert!(
+        positions > 1_000 && wins > 20 && threats > 20,
+        "{positions} {wins} {threats}"
+    );
 }
