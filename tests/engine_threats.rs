@@ -223,8 +223,11 @@ fn entry_costs(own: CellSet, cheap: CellSet, dear: CellSet, dear_cost: i32) -> B
     costs
 }
 
+/// Whether a space lies on a side.
+type OnSide = fn(Xy) -> bool;
+
 /// The two opposite sides of each axis (RULES.md 1).
-const AXES: [(fn(Xy) -> bool, fn(Xy) -> bool); 3] = [
+const AXES: [(OnSide, OnSide); 3] = [
     (|c| c.0 == 0, |c| c.0 == 16),
     (|c| c.1 == 0, |c| c.1 == 16),
     (|c| c.0 - c.1 == 8, |c| c.1 - c.0 == 8),
@@ -232,7 +235,7 @@ const AXES: [(fn(Xy) -> bool, fn(Xy) -> bool); 3] = [
 
 /// The cheapest cost of a path from a space of `side` to each space, both ends counted
 /// (Dijkstra on space costs).
-fn costs_from(side: fn(Xy) -> bool, costs: &BTreeMap<Xy, u32>) -> BTreeMap<Xy, u32> {
+fn costs_from(side: OnSide, costs: &BTreeMap<Xy, u32>) -> BTreeMap<Xy, u32> {
     let mut best: BTreeMap<Xy, u32> = BTreeMap::new();
     let mut queue = BinaryHeap::new();
     for (&c, &cost) in costs {
