@@ -8,8 +8,8 @@ mod common;
 use common::simple_rules::{self, Xy};
 use common::winning_moves;
 use punct::engine::threats::{
-    distance, distance_within, find_win, find_win_cached, near_paths, path_zone, threat,
-    threat_cached, threat_zone, TouchCache, MAX_DISTANCE,
+    distance, distance_within, find_win, find_win_cached, near_paths, path_zone, root_tactics,
+    threat, threat_cached, threat_zone, RootTactics, TouchCache, MAX_DISTANCE,
 };
 use punct::position::EndReason;
 use punct::{Cell, CellSet, Colour, Move, Position, Variant};
@@ -465,4 +465,33 @@ fn cached_wins_and_threats_are_those_computed_afresh() {
         positions > 1_000 && wins > 20 && threats > 20,
         "{positions} {wins} {threats}"
     );
+}
+
+/// White to move joins west and east by one drop (`p12q12q13` and others); Black to move faces
+/// that threat.
+const WEST_EAST: &str = "Wa5b5c5/Wd5e5f5/Be10e11e12/Wg5h5i5/Bg11g12g13/Bi13i14i15/Wj6k7l8/Bk14k13k15/Bm13m14m15/Wn10m9o11 w 10";
+
+/// `root_tactics` over a restricted move list (`searchmoves`): a win among the allowed moves is
+/// found by playing them even when `find_win` names another; with no move allowed, or once the
+/// game is over, there is nothing to decide.
+#[test]
+fn root_tactics_on_restricted_and_empty_move_lists() {
+    let mut p = punct::parse_position(WEST_EAST, Variant::Standard).unwrap();
+    let wins = winning_moves(&mut p);
+    assert!(wins.len() >= 2, "{wins:?}");
+    let first = find_win(&p).expect("White has a win");
+    for &w in wins.iter().filter(|&&w| w != first) {
+        assert_eq!(root_tactics(&mut p, &[w]), RootTactics::Win(w));
+    }
+    assert_eq!(root_tactics(&mut p, &[]), RootTactics::Open);
+    // Black to move against the threat, with nothing allowed.
+    let mut q =
+        punct::parse_position(&WEST_EAST.replace(" w 10", " b 11"), Variant::Standard).unwrap();
+    assert!(threat(&q).is_some_and(|t| t.decisive));
+    assert_eq!(root_tactics(&mut q, &[]), RootTactics::Open);
+    // The game over: no move to play, whatever list is given.
+    let legal = p.legal_moves();
+    p.make(first);
+    assert!(p.is_finished());
+    assert_eq!(root_tactics(&mut p, &legal), RootTactics::Open);
 }
