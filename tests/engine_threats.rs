@@ -5,13 +5,19 @@
 
 mod common;
 
+use common::simple_rules::{self, Xy};
 use common::winning_moves;
-use punct::engine::threats::{find_win, threat, threat_zone};
+use punct::engine::threats::{
+    distance, distance_within, find_win, find_win_cached, near_paths, path_zone, root_tactics,
+    threat, threat_cached, threat_zone, RootTactics, TouchCache, MAX_DISTANCE,
+};
 use punct::position::EndReason;
-use punct::{Move, Position, Variant};
+use punct::{Cell, CellSet, Colour, Move, Position, Variant};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
 
 /// The spaces a move lands on or lifts a piece off.
 fn touched(p: &Position, mv: Move) -> Vec<punct::Cell> {
@@ -194,4 +200,298 @@ fn last_drop_centre_count_threats_agree_with_the_rules() {
         ties > 20 && leads > 20 && behind > 20,
         "{ties} {leads} {behind}"
     );
+}
+
+/// The cost of entering each space for the connection distances, worked out from their
+/// definition in `engine::threats` (own dots 0, cheap spaces 1, dear spaces `dear_cost` held to
+/// 1..=3, anything else impassable), with the simple model's coordinates and sides.
+fn entry_costs(own: CellSet, cheap: CellSet, dear: CellSet, dear_cost: i32) -> BTreeMap<Xy, u32> {
+    let mut costs = BTreeMap::new();
+    for xy in simple_rules::all_cells() {
+        let c = Cell::new(xy.0, xy.1).expect("a board cell");
+        let cost = if own.contains(c) {
+            0
+        } else if cheap.contains(c) {
+            1
+        } else if dear.contains(c) {
+            dear_cost.clamp(1, 3) as u32
+        } else {
+            continue;
+        };
+        costs.insert(xy, cost);
+    }
+    costs
+}
+
+/// Whether a space lies on a side.
+type OnSide = fn(Xy) -> bool;
+
+/// The two opposite sides of each axis (RULES.md 1).
+const AXES: [(OnSide, OnSide); 3] = [
+    (|c| c.0 == 0, |c| c.0 == 16),
+    (|c| c.1 == 0, |c| c.1 == 16),
+    (|c| c.0 - c.1 == 8, |c| c.1 - c.0 == 8),
+];
+
+/// The cheapest cost of a path from a space of `side` to each space, both ends counted
+/// (Dijkstra on space costs).
+fn costs_from(side: OnSide, costs: &BTreeMap<Xy, u32>) -> BTreeMap<Xy, u32> {
+    let mut best: BTreeMap<Xy, u32> = BTreeMap::new();
+    let mut queue = BinaryHeap::new();
+    for (&c, &cost) in costs {
+        if side(c) {
+            queue.push(Reverse((cost, c)));
+        }
+    }
+    while let Some(Reverse((d, c))) = queue.pop() {
+        if best.contains_key(&c) {
+            continue;
+        }
+        best.insert(c, d);
+        for (dx, dy) in simple_rules::DIRS {
+            let n = (c.0 + dx, c.1 + dy);
+            if let Some(&cost) = costs.get(&n) {
+                if !best.contains_key(&n) {
+                    queue.push(Reverse((d + cost, n)));
+                }
+            }
+        }
+    }
+    best
+}
+
+/// The shortest connection distance, and per budget the spaces on a connection of at most that
+/// cost (a dear space counted as cost 1 there, as `path_zone` documents), by brute force.
+struct Oracle {
+    distance: Option<u32>,
+    /// Per axis: costs from the first side, from the second, and of entering each space.
+    axes: Vec<(BTreeMap<Xy, u32>, BTreeMap<Xy, u32>)>,
+    costs: BTreeMap<Xy, u32>,
+}
+
+impl Oracle {
+    fn new(own: CellSet, cheap: CellSet, dear: CellSet, dear_cost: i32) -> Oracle {
+        let costs = entry_costs(own, cheap, dear, dear_cost);
+        let axes: Vec<_> = AXES
+            .iter()
+            .map(|&(a, b)| (costs_from(a, &costs), costs_from(b, &costs)))
+            .collect();
+        let distance = axes
+            .iter()
+            .zip(AXES)
+            .flat_map(|((from_a, _), (_, b))| {
+                from_a.iter().filter(move |(&c, _)| b(c)).map(|(_, &d)| d)
+            })
+            .min();
+        Oracle {
+            distance,
+            axes,
+            costs,
+        }
+    }
+
+    fn zone(&self, budget: u32) -> CellSet {
+        let mut zone = CellSet::EMPTY;
+        for (from_a, from_b) in &self.axes {
+            for (&c, &cost) in &self.costs {
+                let (Some(&i), Some(&j)) = (from_a.get(&c), from_b.get(&c)) else {
+                    continue;
+                };
+                if i + j - cost.min(1) <= budget {
+                    zone.insert(Cell::new(c.0, c.1).unwrap());
+                }
+            }
+        }
+        zone
+    }
+}
+
+/// The terrains of a position for both colours (own dots, empty spaces, the opponent's dots), and
+/// random ones with impassable holes, where own dots need not sit on the sides.
+fn terrains(rng: &mut Xoshiro256PlusPlus) -> Vec<(CellSet, CellSet, CellSet)> {
+    let mut out = Vec::new();
+    let mut p = Position::new(Variant::Standard);
+    while !p.is_finished() && p.ply() < 60 {
+        if p.ply() % 6 == 5 {
+            for colour in [Colour::White, Colour::Black] {
+                out.push((p.top_view(colour), p.empty_cells(), p.top_view(!colour)));
+            }
+        }
+        let moves = p.legal_moves();
+        p.make(*moves.choose(rng).unwrap());
+    }
+    // Every other one confined to the columns a..h (x < 8), which meet neither the east, the
+    // north-east nor the south-east side: no connection at all.
+    for round in 0..16 {
+        let mut sets = [CellSet::EMPTY; 3];
+        let density = [rng.gen_range(0.1..0.5), rng.gen_range(0.2..0.6), 0.3];
+        for &c in Cell::all() {
+            if round % 2 == 1 && c.x() >= 8 {
+                continue;
+            }
+            if let Some(k) = (0..3).find(|&k| rng.gen_bool(density[k])) {
+                sets[k].insert(c);
+            }
+        }
+        out.push((sets[0], sets[1], sets[2]));
+    }
+    out
+}
+
+/// `distance`, `distance_within`, `path_zone` and `near_paths` against a brute-force shortest
+/// path search over space costs, for every dear cost (those outside 1..=3 are held to it).
+#[test]
+fn connection_distances_and_path_zones_agree_with_a_shortest_path_search() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+    let (mut connected, mut cut_off) = (0, 0);
+    for (own, cheap, dear) in terrains(&mut rng) {
+        for dear_cost in [0, 1, 2, 3, 5] {
+            let oracle = Oracle::new(own, cheap, dear, dear_cost);
+            let d = distance(own, cheap, dear, dear_cost);
+            assert_eq!(
+                d,
+                oracle.distance.unwrap_or(MAX_DISTANCE + 1),
+                "{own:?} {dear_cost}"
+            );
+            let Some(want) = oracle.distance else {
+                cut_off += 1;
+                assert_eq!(near_paths(own, cheap, dear, dear_cost, 30, 1), None);
+                continue;
+            };
+            connected += 1;
+            for limit in [want.saturating_sub(1), want, want + 1] {
+                let got = distance_within(own, cheap, dear, dear_cost, limit);
+                assert_eq!(got, if want <= limit { want } else { limit + 1 });
+            }
+            for budget in [want.saturating_sub(1), want, want + 2] {
+                assert_eq!(
+                    path_zone(own, cheap, dear, dear_cost, budget),
+                    oracle.zone(budget),
+                    "{own:?} {cheap:?} {dear:?} {dear_cost} {budget}"
+                );
+            }
+            for (cap, slack) in [(want, 0), (want + 3, 2), (want.saturating_sub(1), 1)] {
+                let got = near_paths(own, cheap, dear, dear_cost, cap, slack);
+                let expected = (want <= cap).then(|| (want, oracle.zone(want + slack)));
+                assert_eq!(got, expected, "{own:?} {dear_cost} {cap} {slack}");
+            }
+        }
+    }
+    assert!(connected > 100 && cut_off > 5, "{connected} {cut_off}");
+}
+
+/// The mover's own last drop in the standard game: with more central dots than the opponent
+/// (drops never touch the centre, so the count after the drop is the count now), every drop
+/// wins, and `find_win` must return one even where no connection is to be had. Checked against
+/// playing every move on the positions of seeded random games where the mover has one piece
+/// left.
+#[test]
+fn last_drop_centre_count_wins_are_found() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(13);
+    let (mut by_count, mut none) = (0, 0);
+    for _ in 0..30 {
+        let mut p = Position::new(Variant::Standard);
+        while !p.is_finished() {
+            let us = p.side_to_move();
+            if p.hand_total(us) == 1 {
+                let wins = winning_moves(&mut p);
+                let found = find_win(&p);
+                assert_eq!(
+                    found.is_some(),
+                    !wins.is_empty(),
+                    "{p:?}: {found:?} {wins:?}"
+                );
+                if let Some(mv) = found {
+                    assert!(wins.contains(&mv), "{p:?}: {mv} does not win");
+                }
+                let [w, b] = p.centre_count();
+                let (mine, theirs) = if us == Colour::White { (w, b) } else { (b, w) };
+                let drops: Vec<Move> = p
+                    .legal_moves()
+                    .into_iter()
+                    .filter(|m| matches!(m, Move::Drop(_)))
+                    .collect();
+                if mine > theirs && !drops.is_empty() {
+                    assert!(drops.iter().all(|m| wins.contains(m)), "{p:?}");
+                    by_count += 1;
+                } else if wins.is_empty() {
+                    none += 1;
+                }
+            }
+            let moves = p.legal_moves();
+            let shifts: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|m| matches!(m, Move::Shift { .. }))
+                .collect();
+            let mv = if !shifts.is_empty() && rng.gen_bool(0.7) {
+                *shifts.choose(&mut rng).unwrap()
+            } else {
+                *moves.choose(&mut rng).unwrap()
+            };
+            p.make(mv);
+        }
+    }
+    assert!(by_count > 20 && none > 20, "{by_count} {none}");
+}
+
+/// A `TouchCache` kept over whole games (as the search keeps one) gives the answers of a fresh
+/// computation: a slot holding another top view is never taken for this one.
+#[test]
+fn cached_wins_and_threats_are_those_computed_afresh() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(14);
+    let (mut win_cache, mut threat_cache) = (TouchCache::default(), TouchCache::default());
+    let (mut positions, mut wins, mut threats) = (0, 0, 0);
+    for game in 0..30 {
+        let variant = if game % 3 == 2 {
+            Variant::Basic
+        } else {
+            Variant::Standard
+        };
+        let mut p = Position::new(variant);
+        while !p.is_finished() {
+            positions += 1;
+            let win = find_win(&p);
+            assert_eq!(find_win_cached(&p, &mut win_cache), win, "{p:?}");
+            let t = threat(&p);
+            assert_eq!(threat_cached(&p, &mut threat_cache), t, "{p:?}");
+            wins += u32::from(win.is_some());
+            threats += u32::from(t.is_some());
+            let moves = p.legal_moves();
+            p.make(*moves.choose(&mut rng).unwrap());
+        }
+    }
+    assert!(
+        positions > 1_000 && wins > 20 && threats > 20,
+        "{positions} {wins} {threats}"
+    );
+}
+
+/// White to move joins west and east by one drop (`p12q12q13` and others); Black to move faces
+/// that threat.
+const WEST_EAST: &str = "Wa5b5c5/Wd5e5f5/Be10e11e12/Wg5h5i5/Bg11g12g13/Bi13i14i15/Wj6k7l8/Bk14k13k15/Bm13m14m15/Wn10m9o11 w 10";
+
+/// `root_tactics` over a restricted move list (`searchmoves`): a win among the allowed moves is
+/// found by playing them even when `find_win` names another; with no move allowed, or once the
+/// game is over, there is nothing to decide.
+#[test]
+fn root_tactics_on_restricted_and_empty_move_lists() {
+    let mut p = punct::parse_position(WEST_EAST, Variant::Standard).unwrap();
+    let wins = winning_moves(&mut p);
+    assert!(wins.len() >= 2, "{wins:?}");
+    let first = find_win(&p).expect("White has a win");
+    for &w in wins.iter().filter(|&&w| w != first) {
+        assert_eq!(root_tactics(&mut p, &[w]), RootTactics::Win(w));
+    }
+    assert_eq!(root_tactics(&mut p, &[]), RootTactics::Open);
+    // Black to move against the threat, with nothing allowed.
+    let mut q =
+        punct::parse_position(&WEST_EAST.replace(" w 10", " b 11"), Variant::Standard).unwrap();
+    assert!(threat(&q).is_some_and(|t| t.decisive));
+    assert_eq!(root_tactics(&mut q, &[]), RootTactics::Open);
+    // The game over: no move to play, whatever list is given.
+    let legal = p.legal_moves();
+    p.make(first);
+    assert!(p.is_finished());
+    assert_eq!(root_tactics(&mut p, &legal), RootTactics::Open);
 }

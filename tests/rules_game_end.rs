@@ -200,9 +200,10 @@ fn two_passes_in_a_row_draw() {
     pos.unmake();
     assert_eq!(pos.hash(), hash);
     assert_eq!(pos.outcome(), None);
-    // A pass followed by another move resets the count.
+    // A pass followed by another move resets the count. (Both sides have used their four S
+    // pieces, so Black's move is a triangle; `play` checks it.)
     pos.make(Move::Pass);
-    pos.make(mv("a2a3a4"));
+    pos.play(mv("b2b3c3")).unwrap();
     assert!(!pos.last_was_pass());
     assert_eq!(pos.outcome(), None);
 }

@@ -113,7 +113,7 @@ fn terrain(own: CellSet, cheap: CellSet, dear: CellSet, dear_cost: i32) -> Terra
     }
 }
 
-/// The shortest connection distance over the three axes (`MAX_DISTANCE` if none within it).
+/// The shortest connection distance over the three axes (`MAX_DISTANCE + 1` if none within it).
 pub fn distance(own: CellSet, cheap: CellSet, dear: CellSet, dear_cost: i32) -> u32 {
     distance_within(own, cheap, dear, dear_cost, MAX_DISTANCE)
 }
