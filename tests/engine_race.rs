@@ -84,6 +84,7 @@ fn wins_in_three_agree_with_brute_force_in_the_race() {
     let (mut positions, mut found, mut centre_wins) = (0, 0, 0);
     let (mut total_ms, mut max_ms) = (0.0f64, 0.0f64);
     let (mut total_played, mut max_played) = (0u64, 0u64);
+    let mut stopped = 0;
     let mut searcher = Searcher::new(4);
     while positions < target {
         let hand = rng.gen_range(1..=2);
@@ -114,6 +115,31 @@ fn wins_in_three_agree_with_brute_force_in_the_race() {
         match solver {
             Some(mv) => assert!(brute.contains(&mv), "{p}: {mv} does not win in three"),
             None => assert!(brute.is_empty(), "{p}: missed {brute:?}"),
+        }
+        // Move by move, not only the first found.
+        for &mv in &legal {
+            let one = win_in_three(&mut p, &[mv]).is_some();
+            assert_eq!(one, brute.contains(&mv), "{p}: {mv}");
+        }
+        // Out of budget or stopped, it gives up (unless a win in one or the first move
+        // answers at once).
+        let at_once =
+            solver.is_some_and(|mv| Some(mv) == legal.first().copied()) || find_win(&p).is_some();
+        if !at_once && played > 1 {
+            assert!(
+                win_in_three_within(&mut p, &legal, 0, &mut || false).is_err(),
+                "{p}"
+            );
+        }
+        if !at_once && played >= 1024 {
+            let mut asked = 0;
+            let r = win_in_three_within(&mut p, &legal, u64::MAX, &mut || {
+                asked += 1;
+                true
+            });
+            assert!(matches!(r, Err(n) if n < 600), "{p}: {r:?}");
+            assert_eq!(asked, 1);
+            stopped += 1;
         }
         if let Some(mv) = solver {
             found += 1;
