@@ -172,4 +172,5 @@ fn wins_in_three_agree_with_brute_force_in_the_race() {
         found > 0,
         "no position with a win in three: the test checks nothing"
     );
+    assert!(stopped > 0, "the stop callback was never tried");
 }
