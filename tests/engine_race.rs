@@ -140,6 +140,25 @@ fn wins_in_three_agree_with_brute_force_in_the_race() {
             assert!(matches!(r, Err(n) if n < 600), "{p}: {r:?}");
             assert_eq!(asked, 1);
             stopped += 1;
+            // Asked about once every 256 moves played, not at every step.
+            let mut asked = 0;
+            let r = win_in_three_within(&mut p, &legal, u64::MAX, &mut || {
+                asked += 1;
+                false
+            });
+            assert_eq!(r.map(|(mv, _)| mv), Ok(solver));
+            assert!(
+                (played / 256 - 1..=played / 256 + 1).contains(&asked),
+                "{asked}"
+            );
+        }
+        // A proof cut short by the budget is no answer, even on the last move tried.
+        if let Some(mv) = solver.filter(|_| !at_once) {
+            let (_, need) = win_in_three_within(&mut p, &[mv], u64::MAX, &mut || false).unwrap();
+            if need > 2 {
+                let r = win_in_three_within(&mut p, &[mv], need - 2, &mut || false);
+                assert!(r.is_err(), "{p}: {mv} {r:?}");
+            }
         }
         if let Some(mv) = solver {
             found += 1;
