@@ -85,6 +85,7 @@ fn wins_in_three_agree_with_brute_force_in_the_race() {
     let (mut total_ms, mut max_ms) = (0.0f64, 0.0f64);
     let (mut total_played, mut max_played) = (0u64, 0u64);
     let mut stopped = 0;
+    let mut wins_in_one = 0;
     let mut searcher = Searcher::new(4);
     while positions < target {
         let hand = rng.gen_range(1..=2);
@@ -115,6 +116,15 @@ fn wins_in_three_agree_with_brute_force_in_the_race() {
         match solver {
             Some(mv) => assert!(brute.contains(&mv), "{p}: {mv} does not win in three"),
             None => assert!(brute.is_empty(), "{p}: missed {brute:?}"),
+        }
+        // A win in one comes first when there is one.
+        if find_win(&p).is_some() {
+            let mv = solver.expect("a win in one is a win in three");
+            let us = p.side_to_move();
+            p.make(mv);
+            assert_eq!(p.outcome().and_then(|o| o.winner), Some(us), "{p}");
+            p.unmake();
+            wins_in_one += 1;
         }
         // Move by move, not only the first found.
         for &mv in &legal {
@@ -192,4 +202,5 @@ fn wins_in_three_agree_with_brute_force_in_the_race() {
         "no position with a win in three: the test checks nothing"
     );
     assert!(stopped > 0, "the stop callback was never tried");
+    assert!(wins_in_one > 0, "no position with a win in one");
 }
