@@ -17,6 +17,22 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::cmp::Reverse;
+
+/// A random move, a shift 70% of the time when there is one: games then run long and reach
+/// shift wins, stacks and bridges.
+fn shift_biased_move(p: &Position, rng: &mut Xoshiro256PlusPlus) -> Move {
+    let moves = p.legal_moves();
+    let shifts: Vec<Move> = moves
+        .iter()
+        .copied()
+        .filter(|m| matches!(m, Move::Shift { .. }))
+        .collect();
+    if !shifts.is_empty() && rng.gen_bool(0.7) {
+        *shifts.choose(rng).unwrap()
+    } else {
+        *moves.choose(rng).unwrap()
+    }
+}
 use std::collections::{BTreeMap, BinaryHeap};
 
 /// The spaces a move lands on or lifts a piece off.
@@ -93,19 +109,7 @@ fn one_move_wins_and_threats_agree_with_the_rules() {
             let (win, by_shift) = check(&mut p);
             with_win += win as u32;
             shift_win += by_shift as u32;
-            let moves = p.legal_moves();
-            let shifts: Vec<Move> = moves
-                .iter()
-                .copied()
-                .filter(|m| matches!(m, Move::Shift { .. }))
-                .collect();
-            // Mostly shifts once there are any: games then run long and reach shift wins.
-            let mv = if !shifts.is_empty() && rng.gen_bool(0.7) {
-                *shifts.choose(&mut rng).unwrap()
-            } else {
-                *moves.choose(&mut rng).unwrap()
-            };
-            p.make(mv);
+            p.make(shift_biased_move(&p, &mut rng));
         }
     }
     // Enough positions, and enough of them with a win, for the comparison to mean something.
@@ -181,18 +185,7 @@ fn last_drop_centre_count_threats_agree_with_the_rules() {
                     assert_eq!(t.is_some(), ends.connection, "{p:?}: {ends:?} {t:?}");
                 }
             }
-            let moves = p.legal_moves();
-            let shifts: Vec<Move> = moves
-                .iter()
-                .copied()
-                .filter(|m| matches!(m, Move::Shift { .. }))
-                .collect();
-            let mv = if !shifts.is_empty() && rng.gen_bool(0.7) {
-                *shifts.choose(&mut rng).unwrap()
-            } else {
-                *moves.choose(&mut rng).unwrap()
-            };
-            p.make(mv);
+            p.make(shift_biased_move(&p, &mut rng));
         }
     }
     // Each case often enough to mean something.
@@ -418,18 +411,7 @@ fn last_drop_centre_count_wins_are_found() {
                     none += 1;
                 }
             }
-            let moves = p.legal_moves();
-            let shifts: Vec<Move> = moves
-                .iter()
-                .copied()
-                .filter(|m| matches!(m, Move::Shift { .. }))
-                .collect();
-            let mv = if !shifts.is_empty() && rng.gen_bool(0.7) {
-                *shifts.choose(&mut rng).unwrap()
-            } else {
-                *moves.choose(&mut rng).unwrap()
-            };
-            p.make(mv);
+            p.make(shift_biased_move(&p, &mut rng));
         }
     }
     assert!(by_count > 20 && none > 20, "{by_count} {none}");
