@@ -9,7 +9,7 @@ use common::simple_rules::{self, Xy};
 use common::winning_moves;
 use punct::engine::threats::{
     distance, distance_within, find_win, find_win_cached, near_paths, path_zone, root_tactics,
-    threat, threat_cached, threat_zone, RootTactics, TouchCache, MAX_DISTANCE,
+    threat, threat_cached, threat_moves, threat_zone, RootTactics, TouchCache, MAX_DISTANCE,
 };
 use punct::position::EndReason;
 use punct::{Cell, CellSet, Colour, Move, Position, Variant};
@@ -476,4 +476,59 @@ fn root_tactics_on_restricted_and_empty_move_lists() {
     p.make(first);
     assert!(p.is_finished());
     assert_eq!(root_tactics(&mut p, &legal), RootTactics::Open);
+}
+
+/// Whether after `mv` the mover, were it to move again, could win with one move (found by
+/// playing every move); a move that ends the game threatens nothing.
+fn threatens(p: &mut Position, mv: Move) -> bool {
+    p.make(mv);
+    let mut threat = false;
+    if p.outcome().is_none() {
+        p.make(Move::Pass);
+        threat = p.outcome().is_none() && !winning_moves(p).is_empty();
+        p.unmake();
+    }
+    p.unmake();
+    threat
+}
+
+#[test]
+fn threatening_moves_agree_with_the_rules() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(77);
+    let mut cache = TouchCache::default();
+    let (mut positions, mut threats, mut checked) = (0, 0, 0);
+    for game in 0..12 {
+        let variant = if game % 3 == 2 {
+            Variant::Basic
+        } else {
+            Variant::Standard
+        };
+        let mut p = Position::new(variant);
+        while !p.is_finished() {
+            // Late positions, where threats occur, and a sample of the early ones.
+            if rng.gen_bool(if p.ply() >= 20 { 0.12 } else { 0.02 }) {
+                positions += 1;
+                let moves = p.legal_moves();
+                let mut found = Vec::new();
+                threat_moves(&mut p, &moves, &mut cache, &mut found);
+                for &mv in found.choose_multiple(&mut rng, 4) {
+                    assert!(threatens(&mut p, mv), "{} {mv}", p);
+                }
+                threats += found.len();
+                // Every other move is checked on a sample (each costs a full move list).
+                for &mv in moves.choose_multiple(&mut rng, 6) {
+                    if !found.contains(&mv) {
+                        checked += 1;
+                        assert!(!threatens(&mut p, mv), "missed {mv} in {}", p);
+                    }
+                }
+            }
+            p.make(shift_biased_move(&p, &mut rng));
+        }
+    }
+    eprintln!("{positions} positions, {threats} threatening moves, {checked} others checked");
+    assert!(
+        positions > 150 && threats > 1_000 && checked > 800,
+        "{positions} {threats} {checked}"
+    );
 }

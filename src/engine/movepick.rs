@@ -174,6 +174,19 @@ impl MovePicker {
         self.lists[ply][i]
     }
 
+    /// Puts `moves` in the list at `ply` right after its forcing head (the TT move and the
+    /// stoppers), as forcing moves, each once: threats to win are searched early and in full.
+    pub fn promote(&mut self, ply: usize, moves: &[Move]) {
+        let list = &mut self.lists[ply];
+        list.retain(|(m, forcing)| *forcing || !moves.contains(m));
+        let head = list.iter().take_while(|(_, forcing)| *forcing).count();
+        let new: Vec<(Move, bool)> = (moves.iter())
+            .filter(|m| !list.iter().any(|(l, _)| l == *m))
+            .map(|&m| (m, true))
+            .collect();
+        list.splice(head..head, new);
+    }
+
     /// The stoppers left out of the list at `ply` by the cap (see `overflow`).
     #[inline]
     pub fn overflow(&self, ply: usize) -> &[Move] {

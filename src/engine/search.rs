@@ -14,12 +14,14 @@ use std::time::{Duration, Instant};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+use crate::cellset::CellSet;
 use crate::engine::evaluate::evaluate;
 use crate::engine::movepick::MovePicker;
 use crate::engine::params::Params;
 use crate::engine::race;
 use crate::engine::threats::{
-    find_win_cached, root_tactics, threat_cached, RootTactics, TouchCache,
+    distance_within, find_win_cached, move_touches, near_paths, root_tactics, threat_cached,
+    threat_moves, RootTactics, TouchCache,
 };
 use crate::engine::timeman::{allocate, TimeLimits};
 use crate::engine::tt::{TranspositionTable, TtBound, MATE, MATE_BOUND};
@@ -46,6 +48,11 @@ const NULL_RACE_HAND: u8 = 3;
 const RACE_MOVES_PER_MS: u64 = 200;
 const RACE_MIN_BUDGET: u64 = 5_000;
 const RACE_MAX_BUDGET: u64 = 2_000_000;
+/// Positions whose threatening moves are kept per search, and most such moves searched.
+const THREAT_CACHE: usize = 1024;
+const THREAT_MOVES_CAP: usize = 32;
+/// Spaces a connection may lack for one move to threaten it (two pieces of three).
+const THREAT_RANGE: u32 = 6;
 /// Root improvements are reported only after this much time (no flood of info lines).
 const IMPROVEMENT_REPORT_AFTER: Duration = Duration::from_millis(100);
 
@@ -396,6 +403,8 @@ struct RootMove {
     depth: u32,
     /// Whether `score` is exact (else an upper bound).
     exact: bool,
+    /// It threatens to win next move: searched at every depth, past the root width too.
+    threat: bool,
     pv: Vec<Move>,
 }
 
@@ -447,6 +456,8 @@ struct Worker<'a> {
     seldepth: usize,
     /// Plies beyond which the horizon is no longer extended against threats.
     extension_limit: usize,
+    /// Per position near the root, its moves that threaten to win (see `threat_moves`).
+    threat_cache: Vec<Option<(u64, Vec<Move>)>>,
     /// The root move that last raised alpha in the current iteration, with its score and PV:
     /// what an interrupted iteration has learnt.
     partial: Option<(i32, Vec<Move>, Bound)>,
@@ -459,6 +470,23 @@ fn near_last_drop(pos: &Position) -> bool {
             .hand_total(Colour::White)
             .min(pos.hand_total(Colour::Black))
             <= NULL_RACE_HAND
+}
+
+/// Where one move of the side to move could start a threat to win: the spaces on its
+/// connections lacking at most [`THREAT_RANGE`] spaces (an opponent's dot counted as one), the
+/// whole board when its last drops are near, `None` when neither.
+fn threat_area(pos: &Position) -> Option<CellSet> {
+    let us = pos.side_to_move();
+    if pos.variant() == Variant::Standard && pos.hand_total(us) <= 2 {
+        return Some(!CellSet::EMPTY);
+    }
+    let (own, opp) = (pos.top_view(us), pos.top_view(!us));
+    let empty = pos.empty_cells();
+    let d = distance_within(own, empty, opp, 1, THREAT_RANGE);
+    if d > THREAT_RANGE {
+        return None;
+    }
+    near_paths(own, empty, opp, 1, d, THREAT_RANGE - d).map(|(_, zone)| zone)
 }
 
 /// The score of a finished game for the side to move, `ply` moves from the root.
@@ -516,6 +544,7 @@ impl<'a> Worker<'a> {
             aborted: false,
             seldepth: 0,
             extension_limit: 0,
+            threat_cache: vec![None; THREAT_CACHE],
             partial: None,
         }
     }
@@ -596,6 +625,11 @@ impl<'a> Worker<'a> {
                 ordered.insert(0, win);
             }
         }
+        let threats = if tactics == RootTactics::Open && self.params.threat_moves_ply > 0 {
+            self.threat_moves(pos, pos.hash())
+        } else {
+            Vec::new()
+        };
         let mut root: Vec<RootMove> = ordered
             .into_iter()
             .map(|mv| RootMove {
@@ -603,6 +637,7 @@ impl<'a> Worker<'a> {
                 score: -INFINITY,
                 depth: 0,
                 exact: false,
+                threat: threats.contains(&mv),
                 pv: vec![mv],
             })
             .collect();
@@ -758,8 +793,11 @@ impl<'a> Worker<'a> {
         for (i, rm) in root.iter_mut().enumerate() {
             // Past the width only while every searched move loses: a lost root is proven
             // over all moves, or an escape is found.
-            if (i >= width && best > -MATE_BOUND) || self.poll() {
+            if self.poll() {
                 break;
+            }
+            if i >= width && best > -MATE_BOUND && !rm.threat {
+                continue;
             }
             // With MultiPV, a move must beat the K-th best line so far to be searched exactly.
             let floor = if multipv > 1 {
@@ -993,6 +1031,13 @@ impl<'a> Worker<'a> {
                 self.params,
                 self.history,
             );
+            if ply <= self.params.threat_moves_ply as usize
+                && depth >= 2
+                && !self.picker.only_stoppers(ply)
+            {
+                let threats = self.threat_moves(pos, key);
+                self.picker.promote(ply, &threats);
+            }
             let n = self.picker.len(ply);
             for i in 0..n {
                 let (mv, forcing) = self.picker.get(ply, i);
@@ -1045,6 +1090,27 @@ impl<'a> Worker<'a> {
         self.tt
             .store(key, ply, best_move, best, depth.max(0) as u32, bound);
         best
+    }
+
+    /// The moves of `pos` (hash `key`) that threaten to win next move, found once per search
+    /// and position (at most [`THREAT_MOVES_CAP`], a few positions near the root ask).
+    fn threat_moves(&mut self, pos: &mut Position, key: u64) -> Vec<Move> {
+        let slot = (key % THREAT_CACHE as u64) as usize;
+        if let Some((k, moves)) = &self.threat_cache[slot] {
+            if *k == key {
+                return moves.clone();
+            }
+        }
+        let mut threats = Vec::new();
+        if let Some(zone) = threat_area(pos) {
+            let mut all = Vec::new();
+            pos.legal_moves_into(&mut all);
+            all.retain(|&mv| move_touches(pos, mv, zone));
+            threat_moves(pos, &all, &mut self.touches, &mut threats);
+        }
+        threats.truncate(THREAT_MOVES_CAP);
+        self.threat_cache[slot] = Some((key, threats.clone()));
+        threats
     }
 
     /// Searches one move of `node` (principal variation search with late-move reductions)

@@ -652,6 +652,30 @@ pub fn find_win_cached(pos: &Position, cache: &mut TouchCache) -> Option<Move> {
     shift_win(pos, &touch)
 }
 
+/// The moves among `moves` after which the mover threatens to win next move (a connection in
+/// one, or a last drop ahead on the centre count), written to `out`: forcing moves, which the
+/// opponent must answer with a stopper. A move that ends the game is not among them.
+pub fn threat_moves(
+    pos: &mut Position,
+    moves: &[Move],
+    cache: &mut TouchCache,
+    out: &mut Vec<Move>,
+) {
+    out.clear();
+    for &mv in moves {
+        pos.make(mv);
+        if pos.outcome().is_none() {
+            // The mover's wins as if it could move again.
+            pos.make(Move::Pass);
+            if pos.outcome().is_none() && find_win_cached(pos, cache).is_some() {
+                out.push(mv);
+            }
+            pos.unmake();
+        }
+        pos.unmake();
+    }
+}
+
 /// `colour`'s top view with piece `id` lifted off its spaces (revealing what lies below).
 fn lifted_view(pos: &Position, colour: Colour, id: usize) -> CellSet {
     let mut own = pos.top_view(colour);
