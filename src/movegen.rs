@@ -246,3 +246,60 @@ fn drop_shapes() -> &'static [(Kind, u8, usize, usize)] {
     });
     &SHAPES
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::seq::SliceRandom;
+    use rand::SeedableRng;
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// Keeps only the shifts whose PÜNCT lands in a set, asking the generator for no others.
+    struct Targeted {
+        targets: CellSet,
+        shifts: Vec<Move>,
+    }
+
+    impl MoveSink for Targeted {
+        fn drops(&mut self, _: Kind, _: u8, _: CellSet) {}
+        fn shift(&mut self, from: Cell, to: Placement) {
+            self.shifts.push(Move::Shift { from, to });
+        }
+        fn shift_targets(&mut self, _: Cell, _: Kind) -> Option<CellSet> {
+            Some(self.targets)
+        }
+    }
+
+    #[test]
+    fn shift_targets_restrict_shifts_to_exactly_those_spaces() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let mut pos = Position::new(Variant::Standard);
+        let mut compared = 0;
+        for _ in 0..60 {
+            let moves = pos.legal_moves();
+            // Every third space, shifted by the ply: each target set differs.
+            let targets = (Cell::all().iter().copied())
+                .filter(|c| (c.index() + pos.ply() as usize) % 3 == 0)
+                .collect::<CellSet>();
+            let mut sink = Targeted {
+                targets,
+                shifts: Vec::new(),
+            };
+            pos.generate(&mut sink);
+            let expected: Vec<Move> = (moves.iter().copied())
+                .filter(|m| match m {
+                    Move::Shift { to, .. } => targets.contains(to.punct()),
+                    _ => false,
+                })
+                .collect();
+            assert_eq!(sink.shifts, expected);
+            compared += expected.len();
+            let mv = *moves.choose(&mut rng).unwrap();
+            pos.make(mv);
+            if pos.is_finished() {
+                break;
+            }
+        }
+        assert!(compared > 100, "{compared}");
+    }
+}
