@@ -86,7 +86,7 @@ params! {
         #[doc = "Root moves searched after the first iteration (best of the previous one first)."]
     block_cap "BlockCap" Search = 64 in 1..=10000;
         #[doc = "Most moves tried against an opponent's threat to connect in one."]
-    threat_moves_ply "ThreatMovesPly" Search = 0 in 0..=16;
+    threat_moves_ply "ThreatMovesPly" Search = 1 in 0..=16;
         #[doc = "Plies from the root (the root included) where every move that threatens a win next move is searched, beyond the width cap, at nodes of depth 2 or more (0: off)."]
     threat_extension "ThreatExtension" Search = 0 in 0..=32;
         #[doc = "Plies past the iteration's depth where a node facing a winning threat is searched one more ply (0: off)."]
