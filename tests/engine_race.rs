@@ -264,11 +264,12 @@ fn a_win_in_one_is_answered_before_slower_wins_and_moves_that_end_the_game() {
     );
 }
 
-/// Black to move (found by a seeded search over `race_position`): after `c3-c7b6c8` (and six
-/// other moves) Black threatens a connection that no White move touching the threat zone can
-/// stop, but White holds one piece and the centre count is tied, so White's last drop, far
-/// from the zone, ends the game in a draw: no win in three.
-const LAST_DROP_REFUTES: &str = "Wa4a5a6/Bb4a3b3/Wb6b7b8/Bc3c2d4/Bc7c8d9/Bd6c5c6/Bd10c10b10/Wd11c11d12/We4e3f4/We9f9g10/Bf5e5g5/Bf7e7f6/Bf11f10g11/Wf13e12f12/Wh5h6i6/Bh11i12j13/Wi3i4i5/Bi15h14i14/Wi16h15j16/Bj3i2h1/Bj6k6l6/Wk7j7l7/Wk15l16m16/Bl5l4m5/Wm10n10n11/Bm14l13k13/Bn8n9m9/Wn13n12m11/Wn16o16p17/Wp9o8q10/Bp13o13q13/Wl7k7j7/Bm14m13n13/Wo16n16p17 b 41";
+/// Black to move (found by a seeded search over `race_position`, then Black's piece on i15
+/// taken off so that Black holds two pieces): after `c3-c7b6c8` (and six other moves) Black
+/// threatens a connection that no White move touching the threat zone can stop, but White
+/// holds one piece and the centre count is tied, so White's last drop, far from the zone, ends
+/// the game in a draw: no win in three.
+const LAST_DROP_REFUTES: &str = "Wa4a5a6/Bb4a3b3/Wb6b7b8/Bc3c2d4/Bc7c8d9/Bd6c5c6/Bd10c10b10/Wd11c11d12/We4e3f4/We9f9g10/Bf5e5g5/Bf7e7f6/Bf11f10g11/Wf13e12f12/Wh5h6i6/Bh11i12j13/Wi3i4i5/Wi16h15j16/Bj3i2h1/Bj6k6l6/Wk7j7l7/Wk15l16m16/Bl5l4m5/Wm10n10n11/Bm14l13k13/Bn8n9m9/Wn13n12m11/Wn16o16p17/Wp9o8q10/Bp13o13q13/Wl7k7j7/Bm14m13n13/Wo16n16p17 b 41";
 
 /// Against a decisive threat the solver tries only replies that touch its zone, and the
 /// opponent's last drop, which ends the game: left out, the solver would claim a win that a
@@ -280,6 +281,11 @@ fn a_drawing_last_drop_of_the_opponent_refutes_a_threat() {
     let mv = punct::parse_move("c3-c7b6c8").unwrap();
     p.make(mv);
     assert_eq!(p.hand_total(!us), 1, "White's next drop is its last");
+    assert_eq!(
+        p.hand_total(us),
+        2,
+        "Black's is not: the flag is about the opponent"
+    );
     let [w, b] = p.centre_count();
     assert_eq!(w, b, "a tied count: a last drop draws");
     assert!(find_win(&p).is_none(), "White has no win in one");
