@@ -10,9 +10,9 @@ mod common;
 
 use common::{biased_choice, exhaustive, winning_moves};
 use punct::engine::search::Searcher;
-use punct::engine::threats::{distance, find_win, root_tactics, RootTactics};
+use punct::engine::threats::{distance, find_win, root_tactics, threat, RootTactics};
 use punct::engine::types::{Limits, Score, SearchControl};
-use punct::{parse_position, Move, Position, Variant};
+use punct::{parse_cell, parse_move, parse_position, Colour, Kind, Move, Position, Variant};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -206,4 +206,44 @@ fn a_win_by_a_bridge_landing_is_played_at_every_depth() {
         assert!(wins.contains(&mv), "depth {depth}: {mv}");
         assert_eq!(score, Score::Mate(1));
     }
+}
+
+/// White connects west to the rest by either of two C drops on the line c3..c7, `c4c3c5` and
+/// `c6c5c7` (the west chains end next to c3 and c7, the east chain next to c5; the C on
+/// c4..c6 meets no west chain), and by nothing else: White holds no S (an S on those spaces
+/// would have c5 as its PÜNCT). So c5 is a minor dot of both completing drops of one shape
+/// (`p + D = (p + 2D) - D`), and the threat zone must still hold it: Black's triangle on
+/// b4 b5 c5 stops both drops while touching no other space of the zone.
+const TWO_C_DROPS: &str = "Wb2a2c2/Ba3a4b3/Ba5a6b6/Wa7b7b8/Bc8d8d7/Bd3d4d5/Wd6e6f6/Wg6h6i6/Wj6k6l6/Wm7n8o9/Wp10q11q12/Wo14o15p14/Wm15m16n15/Wq14q13p12/Wk16l16l15/Wi16j16k17 b 16";
+
+/// The threat zone holds a space that is a minor dot of two completing drops of one shape, and
+/// the stoppers that touch only it are found (`CompletingDrops::cells` unions the minor dots).
+#[test]
+fn a_minor_dot_shared_by_two_completing_drops_is_in_the_zone() {
+    let mut p = parse_position(TWO_C_DROPS, Variant::Standard).unwrap();
+    assert!(!p.is_finished());
+    assert_eq!(p.in_hand(Colour::White, Kind::S), 0);
+    let c5 = parse_cell("c5").unwrap();
+    // White's one-move wins, seen by passing for Black: exactly the two C drops.
+    p.make(Move::Pass);
+    let mut threats: Vec<String> = winning_moves(&mut p)
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    p.unmake();
+    threats.sort();
+    assert_eq!(threats, ["c4c3c5", "c6c5c7"]);
+    let zone = threat(&p).expect("White threatens").zone;
+    assert!(zone.contains(c5), "c5 is on both threats");
+    // Black's triangle b4 b5 c5 stops both; its other spaces are outside the zone.
+    let triangle = parse_move("b4b5c5").unwrap();
+    let others = triangle.placement().unwrap().cells();
+    assert!(others
+        .iter()
+        .filter(|&&c| c != c5)
+        .all(|&c| !zone.contains(c)));
+    let brute = brute_stoppers(&mut p);
+    assert!(brute.contains(&triangle), "{brute:?}");
+    let legal = p.legal_moves();
+    assert_eq!(root_tactics(&mut p, &legal), RootTactics::Stoppers(brute));
 }
