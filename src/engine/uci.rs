@@ -701,23 +701,39 @@ mod tests {
 
     /// Runs the loop on a script and returns its output.
     fn session_output(script: &str) -> String {
-        /// The script, then end of input a little later (end of input stops all work).
-        struct LateEof(io::Cursor<Vec<u8>>);
+        session_output_until(script, "")
+    }
+
+    /// The script, then end of input (which stops all work) once the output holds `marker`
+    /// (at most 10 s later) and 200 ms more: a loaded machine may be slow to start the worker.
+    fn session_output_until(script: &str, marker: &str) -> String {
+        struct LateEof {
+            input: io::Cursor<Vec<u8>>,
+            out: Shared,
+            marker: String,
+        }
         impl Read for LateEof {
             fn read(&mut self, b: &mut [u8]) -> io::Result<usize> {
-                let n = self.0.read(b)?;
+                let n = self.input.read(b)?;
                 if n == 0 {
+                    let start = std::time::Instant::now();
+                    while !self.out.text().contains(&self.marker)
+                        && start.elapsed() < Duration::from_secs(10)
+                    {
+                        thread::sleep(Duration::from_millis(10));
+                    }
                     thread::sleep(Duration::from_millis(200));
                 }
                 Ok(n)
             }
         }
         let buf = Shared(Arc::new(Mutex::new(Vec::new())));
-        let status = run_with(
-            Variant::Standard,
-            LateEof(io::Cursor::new(script.as_bytes().to_vec())),
-            Box::new(buf.clone()),
-        );
+        let input = LateEof {
+            input: io::Cursor::new(script.as_bytes().to_vec()),
+            out: buf.clone(),
+            marker: marker.to_string(),
+        };
+        let status = run_with(Variant::Standard, input, Box::new(buf.clone()));
         assert_eq!(status, 0);
         buf.text()
     }
@@ -746,7 +762,7 @@ mod tests {
 
     #[test]
     fn perft_through_the_worker_matches_the_library() {
-        let out = session_output("go perft 1\nisready\n");
+        let out = session_output_until("go perft 1\nisready\n", "Nodes searched");
         let total = Position::new(Variant::Standard).legal_moves().len();
         assert!(
             out.contains(&format!("\nNodes searched: {total}\n")),
