@@ -791,8 +791,8 @@ impl<'a> Worker<'a> {
         let mut best = -INFINITY;
         let mut exact_scores: Vec<i32> = Vec::new();
         for (i, rm) in root.iter_mut().enumerate() {
-            // Past the width only while every searched move loses: a lost root is proven
-            // over all moves, or an escape is found.
+            // Past the width only threats to win, or every move while every searched move
+            // loses: a lost root is proven over all moves, or an escape is found.
             if self.poll() {
                 break;
             }
