@@ -35,6 +35,15 @@ fn shift_biased_move(p: &Position, rng: &mut Xoshiro256PlusPlus) -> Move {
 }
 use std::collections::{BTreeMap, BinaryHeap};
 
+/// Every third game of a run is of the basic variant.
+fn variant_of_game(game: u32) -> Variant {
+    if game % 3 == 2 {
+        Variant::Basic
+    } else {
+        Variant::Standard
+    }
+}
+
 /// The spaces a move lands on or lifts a piece off.
 fn touched(p: &Position, mv: Move) -> Vec<punct::Cell> {
     let mut cells: Vec<_> = mv
@@ -98,12 +107,7 @@ fn one_move_wins_and_threats_agree_with_the_rules() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(2026);
     let (mut positions, mut with_win, mut shift_win) = (0, 0, 0);
     for game in 0..50 {
-        let variant = if game % 3 == 2 {
-            Variant::Basic
-        } else {
-            Variant::Standard
-        };
-        let mut p = Position::new(variant);
+        let mut p = Position::new(variant_of_game(game));
         while !p.is_finished() {
             positions += 1;
             let (win, by_shift) = check(&mut p);
@@ -425,12 +429,7 @@ fn cached_wins_and_threats_are_those_computed_afresh() {
     let (mut win_cache, mut threat_cache) = (TouchCache::default(), TouchCache::default());
     let (mut positions, mut wins, mut threats) = (0, 0, 0);
     for game in 0..30 {
-        let variant = if game % 3 == 2 {
-            Variant::Basic
-        } else {
-            Variant::Standard
-        };
-        let mut p = Position::new(variant);
+        let mut p = Position::new(variant_of_game(game));
         while !p.is_finished() {
             positions += 1;
             let win = find_win(&p);
@@ -498,12 +497,7 @@ fn threatening_moves_agree_with_the_rules() {
     let mut cache = TouchCache::default();
     let (mut positions, mut threats, mut checked) = (0, 0, 0);
     for game in 0..12 {
-        let variant = if game % 3 == 2 {
-            Variant::Basic
-        } else {
-            Variant::Standard
-        };
-        let mut p = Position::new(variant);
+        let mut p = Position::new(variant_of_game(game));
         while !p.is_finished() {
             // Late positions, where threats occur, and a sample of the early ones.
             if rng.gen_bool(if p.ply() >= 20 { 0.12 } else { 0.02 }) {
