@@ -279,7 +279,7 @@ mod tests {
             let moves = pos.legal_moves();
             // Every third space, shifted by the ply: each target set differs.
             let targets = (Cell::all().iter().copied())
-                .filter(|c| (c.index() + pos.ply() as usize) % 3 == 0)
+                .filter(|c| (c.index() + pos.ply() as usize).is_multiple_of(3))
                 .collect::<CellSet>();
             let mut sink = Targeted {
                 targets,
