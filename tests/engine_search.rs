@@ -403,3 +403,35 @@ fn interrupted_search_answers_with_its_reported_line() {
     }
     assert!(agreed > 0);
 }
+
+/// Black to move (a game lost to `builtin:greedy`): after `f6f5f7` White has a double threat
+/// (`j14k15l16`), whose rank in the static order of White's replies was below the width.
+const DOUBLE_THREAT_NEXT: &str = "Wa6b7c8/Be12e13f12/Bf8f9f10/Wf11e10d9/Bg6h6i6/Bg11g12g13/Wg14f13h14/Bi5j5k6/Bj2j3j4/Wn16m16o16/Wq16p16p17/Wf11g12g13 b 13";
+
+#[test]
+fn a_double_threat_one_ply_ahead_is_seen() {
+    use punct::engine::race::win_in_three;
+    let mut p = pos(DOUBLE_THREAT_NEXT);
+    // The premise, by the exact solver (itself checked against brute force in engine_race):
+    // after the move played in the game White wins within three plies.
+    p.make(parse_move("f6f5f7").unwrap());
+    let replies = p.legal_moves();
+    assert!(win_in_three(&mut p, &replies).is_some());
+    p.unmake();
+    for (threat_plies, holds) in [(1, true), (0, false)] {
+        let mut s = Searcher::new(8);
+        s.params_mut().threat_moves_ply = threat_plies;
+        let limits = Limits {
+            depth: Some(5),
+            ..Limits::default()
+        };
+        let r = s.search(&p, &limits, &SearchControl::default(), &mut |_| {});
+        let mv = r.best.unwrap();
+        p.make(mv);
+        let replies = p.legal_moves();
+        let lost = win_in_three(&mut p, &replies).is_some();
+        p.unmake();
+        // Without the threatening moves the engine walks into it (what this test guards).
+        assert_eq!(!lost, holds, "ThreatMovesPly {threat_plies}: {mv}");
+    }
+}
