@@ -316,3 +316,59 @@ fn illegal_moves_leave_the_position_unchanged() {
     }
     assert!(rejected > cases() / 20, "{rejected}");
 }
+
+/// A row number is digits only: Rust's integer parser would also take a sign (`+5` is 5).
+#[test]
+fn a_signed_row_number_is_not_a_cell() {
+    for text in ["a+5", "b+1", "I+9", "c+10"] {
+        assert!(parse_cell(text).is_err(), "{text}");
+    }
+    assert_eq!(parse_cell("a5").map(|c| (c.x(), c.y())), Ok((0, 4)));
+}
+
+/// Move text up to `MAX_MOVE_LEN` (16) characters is read and gets its own error; longer text is
+/// too long. The cell count of a malformed move is the number of cells written on both sides.
+#[test]
+fn move_text_errors_name_the_length_and_the_cell_count() {
+    use punct::notation::SyntaxError;
+    let error = |text: &str| parse_move(text).map_err(|e| e.error);
+    // 16 characters: 1 cell, '-', 4 cells.
+    assert_eq!("i10-i11i12i13i14".len(), 16);
+    assert_eq!(error("i10-i11i12i13i14"), Err(SyntaxError::CellCount(5)));
+    // 17 characters.
+    assert_eq!(error("i10-i11i12i13i14j"), Err(SyntaxError::TooLong));
+    assert_eq!(error(&"a1".repeat(40)), Err(SyntaxError::TooLong));
+    // 2 + 3, 1 + 2, 2 + 2 cells.
+    assert_eq!(error("c5c6-d6e6f6"), Err(SyntaxError::CellCount(5)));
+    assert_eq!(error("c5-d6e6"), Err(SyntaxError::CellCount(3)));
+    assert_eq!(error("c5c6-d6e6"), Err(SyntaxError::CellCount(4)));
+}
+
+/// A piece that cannot rest where a position string puts it: with its ends level but the PÜNCT
+/// on an opponent's dot it is `PunctNotOwn`; with its ends below the landing level, `NotStable`.
+#[test]
+fn unstable_pieces_and_foreign_puncts_in_position_strings_are_told_apart() {
+    use punct::notation::PieceProblem;
+    let problem = |text: &str| match parse_position(text, Variant::Standard) {
+        Err(PositionError::Piece { index, problem, .. }) => Some((index, problem)),
+        other => panic!("{text}: {other:?}"),
+    };
+    // Black's triangle exactly on White's: all three dots at level 1, the PÜNCT on white.
+    assert_eq!(
+        problem("Wc5c6d6/Bc5c6d6 w 2"),
+        Some((2, PieceProblem::PunctNotOwn))
+    );
+    // White's centre-straight with its PÜNCT (the middle) on its own triangle at c5 and both
+    // ends, b5 and d5, on empty spaces: the ends lie below the landing level 1.
+    assert_eq!(
+        problem("Wc5c6d6/Wc5b5d5 b 2"),
+        Some((2, PieceProblem::NotStable))
+    );
+    // The same with the triangle's PÜNCT on d6, one end (c6) at level 1 and the other (e6) not.
+    assert_eq!(
+        problem("Wc5c6d6/Wd6c6e6 b 2"),
+        Some((2, PieceProblem::NotStable))
+    );
+    // And a bridge that rests: the centre-straight d6 over c6 and e6 on two triangles.
+    assert!(parse_position("Wc5c6d6/We6e5f6/Wd6c6e6 b 3", Variant::Standard).is_ok());
+}
