@@ -307,4 +307,45 @@ mod tests {
         // Both answers occur often enough for the comparison to mean something.
         assert!(met > 200 && missed > 200, "{met} {missed}");
     }
+
+    /// `shifted_down(offset)`: bit `i` of the result is bit `i + offset` of the set, for any
+    /// offset, a whole word (64 bits) or more included. Checked on the board cells against the
+    /// cells moved one by one through their grid indices.
+    #[test]
+    fn shifts_by_any_offset_move_every_cell_by_its_grid_index() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(12);
+        for round in 0..12 {
+            let set = random_set(&mut rng, if round == 0 { 1.0 } else { 0.3 });
+            for offset in -(GRID_LEN as i32)..=GRID_LEN as i32 {
+                let want: CellSet = board_cells()
+                    .iter()
+                    .filter(|c| {
+                        let from = c.index() as i32 + offset;
+                        from >= 0
+                            && Cell::from_index(from as usize).is_some_and(|f| set.contains(f))
+                    })
+                    .collect();
+                assert_eq!(set.shifted_down(offset) & board_cells(), want, "{offset}");
+            }
+        }
+    }
+
+    /// `first` is the lowest cell in `(x, y)` order.
+    #[test]
+    fn first_is_the_lowest_cell() {
+        assert_eq!(CellSet::EMPTY.first(), None);
+        let a2 = Cell::new(0, 1).unwrap();
+        let i9 = Cell::new(8, 8).unwrap();
+        let q16 = Cell::new(16, 15).unwrap();
+        assert_eq!([q16, i9].into_iter().collect::<CellSet>().first(), Some(i9));
+        assert_eq!(
+            [i9, a2, q16].into_iter().collect::<CellSet>().first(),
+            Some(a2)
+        );
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(13);
+        for _ in 0..200 {
+            let set = random_set(&mut rng, 0.02);
+            assert_eq!(set.first(), set.iter().min());
+        }
+    }
 }

@@ -5,7 +5,9 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-use common::simple_rules::{self, all_cells, cell_name, classify, distance, Shape, Xy, DIRS};
+use common::simple_rules::{
+    self, adjacent, all_cells, cell_name, classify, distance, Shape, Xy, DIRS,
+};
 use punct::geometry::{central_cells, Dir};
 use punct::{parse_cell, Axis, Cell, Kind, Placement, Side};
 
@@ -257,4 +259,58 @@ fn canonical_minor_order() {
     assert_eq!(show(Kind::C, "e5", 0), "e5e4e6");
     assert_eq!(show(Kind::T, "e5", 3), "e5d4e4");
     assert_eq!(show(Kind::A, "e5", 3), "e5d5e4");
+}
+
+/// `{:?}` of a cell is its name (RULES.md 6), as `Display`: assertion messages show cells so.
+#[test]
+fn debug_of_a_cell_is_its_name() {
+    assert_eq!(format!("{:?}", cell("i9")), "i9");
+    assert_eq!(format!("{:?}", [cell("a2"), cell("q16")]), "[a2, q16]");
+    for &c in Cell::all() {
+        assert_eq!(format!("{c:?}"), cell_name(xy(c)));
+    }
+}
+
+/// `rotate(k)` turns a direction `k` steps clockwise (negative: anticlockwise): its vector
+/// turned by 60 degrees clockwise `k mod 6` times, which on these axes is `(x, y) -> (y, y - x)`
+/// (N `(0, 1)` -> NE `(1, 1)` -> SE `(1, 0)` -> S `(0, -1)`, RULES.md 1).
+#[test]
+fn rotating_a_direction_turns_its_vector_clockwise() {
+    for d in Dir::ALL {
+        for k in -13..=13 {
+            let mut v = d.vector();
+            for _ in 0..(k as i32).rem_euclid(6) {
+                v = (v.1, v.1 - v.0);
+            }
+            assert_eq!(d.rotate(k).vector(), v, "{d:?} rotated by {k}");
+        }
+        assert_eq!(d.opposite().vector(), (-d.vector().0, -d.vector().1));
+    }
+    assert_eq!(Dir::N.rotate(1), Dir::NE);
+    assert_eq!(Dir::N.rotate(-1), Dir::NW);
+    assert_eq!(Dir::SW.rotate(2), Dir::N);
+}
+
+/// `punct_in_middle` holds exactly for the kinds whose PÜNCT is the middle dot (C and A, RULES.md
+/// 2): on every placement the PÜNCT is then adjacent to both minor dots, which are not adjacent
+/// to each other.
+#[test]
+fn the_punct_is_the_middle_dot_of_c_and_a_only() {
+    for kind in Kind::ALL {
+        assert_eq!(
+            kind.punct_in_middle(),
+            matches!(kind, Kind::C | Kind::A),
+            "{kind:?}"
+        );
+        for &p in Cell::all() {
+            for o in 0..kind.orientations() {
+                let Some(pl) = Placement::new(kind, p, o) else {
+                    continue;
+                };
+                let [q, a, b] = pl.cells().map(xy);
+                let middle = adjacent(q, a) && adjacent(q, b) && !adjacent(a, b);
+                assert_eq!(kind.punct_in_middle(), middle, "{pl:?}");
+            }
+        }
+    }
 }
