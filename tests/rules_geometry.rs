@@ -279,7 +279,7 @@ fn rotating_a_direction_turns_its_vector_clockwise() {
     for d in Dir::ALL {
         for k in -13..=13 {
             let mut v = d.vector();
-            for _ in 0..(k as i32).rem_euclid(6) {
+            for _ in 0..k.rem_euclid(6) {
                 v = (v.1, v.1 - v.0);
             }
             assert_eq!(d.rotate(k).vector(), v, "{d:?} rotated by {k}");
