@@ -277,7 +277,7 @@ fn debug_of_a_cell_is_its_name() {
 #[test]
 fn rotating_a_direction_turns_its_vector_clockwise() {
     for d in Dir::ALL {
-        for k in -13..=13 {
+        for k in -13i32..=13 {
             let mut v = d.vector();
             for _ in 0..k.rem_euclid(6) {
                 v = (v.1, v.1 - v.0);
