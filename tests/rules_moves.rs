@@ -356,3 +356,110 @@ fn repetitions_count_returns_to_the_same_position() {
     pos.play(mv("a2a3a4")).unwrap();
     assert_eq!(pos.repetitions(), 1);
 }
+
+// ----- The position's own queries -----
+
+/// `movable_piece_at` (the piece a shift from a cell would take): only the mover's own piece
+/// whose PÜNCT is the top dot there, and only when nothing lies on it (RULES.md 4.2).
+#[test]
+fn the_movable_piece_is_the_own_unblocked_one_with_its_punct_on_the_cell() {
+    let white = standard(&HIGH_BRIDGE.replace(" b 6", " w 6"));
+    // White's bridge e5-e6-e7 lies on top of everything, its PÜNCT on e5.
+    let bridge = white.top_piece(cell("e5")).unwrap();
+    assert_eq!(white.piece(bridge).placement.to_string(), "e5e6e7");
+    assert_eq!(white.movable_piece_at(cell("e5")), Some(bridge));
+    // Its minor dots, the middle e6 and the far end e7: not where its PÜNCT is.
+    assert_eq!(white.movable_piece_at(cell("e6")), None);
+    assert_eq!(white.movable_piece_at(cell("e7")), None);
+    // White's C on d5 (level 1), its PÜNCT on top at d5, carries the bridge end on e5: blocked.
+    let c = white.top_piece(cell("d5")).unwrap();
+    assert_eq!(white.piece(c).placement.to_string(), "d5c5e5");
+    assert_eq!(white.movable_piece_at(cell("d5")), None);
+    // Black's S e6-f6-g6: its top dots f6, g6 are Black's, but White is to move.
+    assert_eq!(white.movable_piece_at(cell("f6")), None);
+    assert_eq!(white.movable_piece_at(cell("e4")), None, "an empty space");
+    // With Black to move, White's free bridge is not Black's to move, and Black's pieces are
+    // all blocked or have no PÜNCT on top (the S e6-f6-g6 has its PÜNCT under the bridge).
+    let black = standard(HIGH_BRIDGE);
+    for &c in punct::Cell::all() {
+        assert_eq!(black.movable_piece_at(c), None, "{c}");
+    }
+    // Every legal shift of White starts from a cell with a movable piece, and only there.
+    let from: std::collections::BTreeSet<_> = white
+        .legal_moves()
+        .into_iter()
+        .filter_map(|m| match m {
+            Move::Shift { from, .. } => Some(from),
+            _ => None,
+        })
+        .collect();
+    for &c in punct::Cell::all() {
+        assert_eq!(
+            white.movable_piece_at(c).is_some(),
+            from.contains(&c),
+            "{c}"
+        );
+    }
+}
+
+/// `moves_played` lists the moves made on the position, oldest first; `unmake` takes the last.
+#[test]
+fn moves_played_are_the_moves_made_in_order() {
+    let mut pos = standard("- w 0");
+    assert_eq!(pos.moves_played().count(), 0);
+    let moves = ["c5c6d6", "f5f6f7", "c5-c5b4b5"].map(mv);
+    for m in moves {
+        pos.play(m).unwrap();
+    }
+    assert_eq!(pos.moves_played().collect::<Vec<_>>(), moves.to_vec());
+    pos.unmake();
+    assert_eq!(pos.moves_played().collect::<Vec<_>>(), moves[..2].to_vec());
+}
+
+/// `{:?}` of a position is its canonical string (RULES.md 7): pieces by level, then PÜNCT.
+#[test]
+fn debug_of_a_position_is_its_position_string() {
+    assert_eq!(format!("{:?}", standard("- w 0")), "- w 0");
+    // HIGH_BRIDGE is written in that order: level 0 d5, e6, e7; level 1 d5, e7; level 2 e5.
+    assert_eq!(format!("{:?}", standard(HIGH_BRIDGE)), HIGH_BRIDGE);
+}
+
+/// Positions are equal when the game state is: pieces, variant, side to move, ply, a pass just
+/// made, outcome (and so the hash). Each of these alone tells positions apart.
+#[test]
+fn positions_differing_in_one_part_of_the_state_are_unequal() {
+    let tri = "Wc5c6d6";
+    // The same position reached by a move and read from its string.
+    let mut start = standard("- w 0");
+    start.play(mv("c5c6d6")).unwrap();
+    assert!(start == standard(&format!("{tri} b 1")));
+    // Pieces.
+    assert!(standard(&format!("{tri} b 1")) != standard("Wc6c5d6 b 1"));
+    assert!(standard("- w 0") != start);
+    // Variant only.
+    assert!(standard("- w 0") != basic("- w 0"));
+    // Ply only.
+    assert!(standard(&format!("{tri} b 1")) != standard(&format!("{tri} b 3")));
+    // Side to move only.
+    assert!(standard(&format!("{tri} b 3")) != standard(&format!("{tri} w 3")));
+    // A pass just made, only. (Passes are made with the trusted `make`, as in
+    // `rules_game_end::two_passes_in_a_row_draw`: no position forcing one is known.)
+    let mut passed = standard(&format!("{tri} w 2"));
+    passed.make(Move::Pass);
+    let not_passed = standard(&format!("{tri} b 3"));
+    assert!(passed.last_was_pass() && !not_passed.last_was_pass());
+    assert!(passed != not_passed);
+    // The outcome only: two passes end the game; one pass after the same position does not.
+    // The hashes agree (same pieces, side, variant and a pass just made).
+    passed.make(Move::Pass);
+    let mut one_pass = not_passed.clone();
+    one_pass.make(Move::Pass);
+    assert_eq!((passed.ply(), passed.side_to_move()), (4, Colour::White));
+    assert_eq!(
+        (one_pass.ply(), one_pass.side_to_move()),
+        (4, Colour::White)
+    );
+    assert!(passed.is_finished() && !one_pass.is_finished());
+    assert_eq!(passed.hash(), one_pass.hash());
+    assert!(passed != one_pass);
+}
