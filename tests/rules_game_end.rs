@@ -207,3 +207,29 @@ fn two_passes_in_a_row_draw() {
     assert!(!pos.last_was_pass());
     assert_eq!(pos.outcome(), None);
 }
+
+/// An outcome reads as the reason text of `docs/referee.md`'s table of endings (the referee's
+/// game records and the engine's `info string game over` line show it).
+#[test]
+fn outcomes_read_as_the_documented_reason_texts() {
+    let text = |winner, reason| Outcome { winner, reason }.to_string();
+    assert_eq!(
+        text(Some(Colour::White), EndReason::Connection),
+        "White wins by connection"
+    );
+    assert_eq!(
+        text(Some(Colour::Black), EndReason::Connection),
+        "Black wins by connection"
+    );
+    let count = |white, black| EndReason::CentreCount { white, black };
+    assert_eq!(
+        text(Some(Colour::Black), count(3, 5)),
+        "Black wins on the centre count 3-5"
+    );
+    assert_eq!(text(None, count(4, 4)), "draw on the centre count 4-4");
+    assert_eq!(
+        text(None, EndReason::LastDrop),
+        "draw: last piece dropped (basic game)"
+    );
+    assert_eq!(text(None, EndReason::DoublePass), "draw by two passes");
+}
