@@ -314,3 +314,28 @@ fn the_punct_is_the_middle_dot_of_c_and_a_only() {
         }
     }
 }
+
+/// `Placement::middle` is the index in `cells()` of the dot adjacent to both others (the middle
+/// dot of S, C, A, L, R, RULES.md 2); a triangle, its three dots all adjacent, has none.
+#[test]
+fn the_middle_dot_is_the_one_adjacent_to_both_others() {
+    for kind in Kind::ALL {
+        for &p in Cell::all() {
+            for o in 0..kind.orientations() {
+                let Some(pl) = Placement::new(kind, p, o) else {
+                    continue;
+                };
+                let c = pl.cells().map(xy);
+                let touching: Vec<usize> = (0..3)
+                    .filter(|&i| (0..3).all(|j| j == i || adjacent(c[i], c[j])))
+                    .collect();
+                let want = match touching[..] {
+                    [_, _, _] => None,
+                    [i] => Some(i),
+                    _ => panic!("{pl:?}: no dot adjacent to both others"),
+                };
+                assert_eq!(pl.middle(), want, "{pl:?}");
+            }
+        }
+    }
+}
