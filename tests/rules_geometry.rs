@@ -339,3 +339,16 @@ fn the_middle_dot_is_the_one_adjacent_to_both_others() {
         }
     }
 }
+
+/// `{:?}` of a placement is its kind's letter (RULES.md 2) and its notation, as in assertion
+/// messages: `T:e5d4e4`.
+#[test]
+fn debug_of_a_placement_names_its_kind_and_cells() {
+    let debug = |kind, p: &str, o| format!("{:?}", Placement::new(kind, cell(p), o).unwrap());
+    assert_eq!(debug(Kind::T, "e5", 3), "T:e5d4e4");
+    assert_eq!(debug(Kind::S, "e5", 3), "S:e5e4e3");
+    assert_eq!(debug(Kind::C, "e5", 0), "C:e5e4e6");
+    assert_eq!(debug(Kind::A, "e5", 3), "A:e5d5e4");
+    assert_eq!(debug(Kind::L, "e5", 3), "L:e5e4d3");
+    assert_eq!(debug(Kind::R, "e5", 3), "R:e5e4f4");
+}
