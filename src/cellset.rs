@@ -277,7 +277,7 @@ impl fmt::Debug for CellSet {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::board_cells;
+    use crate::geometry::{board_cells, Dir};
     use rand::{Rng, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -346,6 +346,38 @@ mod tests {
         for _ in 0..200 {
             let set = random_set(&mut rng, 0.02);
             assert_eq!(set.first(), set.iter().min());
+        }
+    }
+
+    /// `expand` adds to a set every board neighbour of its cells (the six directions, RULES.md
+    /// 1), counted here with `Cell::neighbour`; a cell between two cells of the set on one
+    /// line is reached from both sides at once.
+    #[test]
+    fn expand_adds_exactly_the_neighbours() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(14);
+        for density in [0.01, 0.05, 0.3, 0.7] {
+            for _ in 0..50 {
+                let set = random_set(&mut rng, density);
+                let mut want = set;
+                for c in set.iter() {
+                    for d in Dir::ALL {
+                        if let Some(n) = c.neighbour(d) {
+                            want.insert(n);
+                        }
+                    }
+                }
+                assert_eq!(set.expand(), want);
+            }
+        }
+        let i9 = Cell::new(8, 8).unwrap();
+        for d in Dir::ALL {
+            let pair: CellSet = [
+                i9.neighbour(d).unwrap(),
+                i9.neighbour(d.opposite()).unwrap(),
+            ]
+            .into_iter()
+            .collect();
+            assert!(pair.expand().contains(i9), "{d:?}");
         }
     }
 }
