@@ -380,4 +380,15 @@ mod tests {
             assert!(pair.expand().contains(i9), "{d:?}");
         }
     }
+
+    /// `{:?}` of a set lists its cells by name in `(x, y)` order, as assertion messages show it.
+    #[test]
+    fn debug_of_a_set_lists_its_cells_by_name() {
+        assert_eq!(format!("{:?}", CellSet::EMPTY), "{}");
+        let set: CellSet = [(8, 8), (0, 1), (16, 15)]
+            .into_iter()
+            .map(|(x, y)| Cell::new(x, y).unwrap())
+            .collect();
+        assert_eq!(format!("{set:?}"), "{a2, i9, q16}");
+    }
 }
