@@ -68,8 +68,6 @@ params! {
         #[doc = "Per central dot of difference at the start of the game."]
     centre_late "CentreLate" Eval = 143 in 0..=2000;
         #[doc = "Per central dot of difference when a player is about to drop the last piece."]
-    centre_tempo "CentreTempo" Eval = 0 in -1000..=1000;
-        #[doc = "Per central dot of difference when a last drop nears, signed by who can end the game first: + when the side to move holds no more pieces than the opponent."]
     hand_weight "HandWeight" Eval = -75 in -200..=200;
         #[doc = "Per piece in hand of difference (tempo in the centre race)."]
     tempo "Tempo" Eval = 134 in 0..=200;
