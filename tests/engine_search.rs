@@ -18,6 +18,7 @@ use punct::engine::threats::{find_win, threat_zone};
 use punct::engine::types::{Limits, Score, SearchControl, SearchInfo, SearchResult};
 use punct::{parse_move, parse_position, Colour, Move, Position, Variant};
 use rand::seq::SliceRandom;
+use rand::Rng;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -434,4 +435,58 @@ fn a_double_threat_one_ply_ahead_is_seen() {
         // Without the threatening moves the engine walks into it (what this test guards).
         assert_eq!(!lost, holds, "ThreatMovesPly {threat_plies}: {mv}");
     }
+}
+
+/// Reverse futility prunes a node only when it faces no winning threat: even at its most
+/// aggressive (a margin of 1 over the whole allowed depth) it must not hide a forced win in
+/// three (a double threat) that the search without it proves. Positions come from seeded
+/// games where both sides move at random half the time and play a depth-1 search otherwise,
+/// which makes threats common; each win is checked with the exact solver.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "slow without optimisations")]
+fn reverse_futility_never_hides_a_win_in_three() {
+    use punct::engine::race::win_in_three;
+    let search_at = |p: &Position, margin: i32| {
+        let mut s = Searcher::new(8);
+        s.params_mut().rfp_margin = margin;
+        s.params_mut().rfp_depth = 3;
+        let limits = Limits {
+            depth: Some(3),
+            ..Limits::default()
+        };
+        s.search(p, &limits, &SearchControl::default(), &mut |_| {})
+    };
+    let mut proven = 0;
+    for game in 0..40u64 {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7000 + game);
+        let mut helper = Searcher::new(8);
+        let mut p = Position::new(Variant::Standard);
+        while !p.is_finished() && p.ply() < 60 {
+            let without = search_at(&p, 0);
+            if matches!(without.score, Score::Mate(2)) {
+                let mut q = p.clone();
+                let moves = q.legal_moves();
+                assert!(win_in_three(&mut q, &moves).is_some(), "{p}");
+                let with = search_at(&p, 1);
+                assert_eq!(with.score, Score::Mate(2), "RfpMargin 1 in {p}");
+                proven += 1;
+                break;
+            }
+            let mv = if rng.gen_bool(0.5) {
+                *p.legal_moves().choose(&mut rng).unwrap()
+            } else {
+                let limits = Limits {
+                    depth: Some(1),
+                    ..Limits::default()
+                };
+                helper
+                    .search(&p, &limits, &SearchControl::default(), &mut |_| {})
+                    .best
+                    .unwrap()
+            };
+            p.make(mv);
+        }
+    }
+    eprintln!("{proven} forced wins in three checked");
+    assert!(proven >= 10, "only {proven} positions with a win in three");
 }

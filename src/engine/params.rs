@@ -94,6 +94,10 @@ params! {
         #[doc = "Depth reduction of the null-move search (0: off); never in the centre race, where a tempo decides."]
     null_min_depth "NullMinDepth" Search = 3 in 1..=20;
         #[doc = "Least remaining depth for a null-move search."]
+    rfp_margin "RfpMargin" Search = 300 in 0..=5000;
+        #[doc = "Reverse futility pruning: a non-PV node whose static evaluation exceeds beta by this much per ply of depth, facing no winning threat, returns at once (0: off)."]
+    rfp_depth "RfpDepth" Search = 2 in 1..=20;
+        #[doc = "Most remaining depth where reverse futility pruning applies."]
     lmr_min_move "LmrMinMove" Search = 3 in 1..=100;
         #[doc = "Moves searched before late-move reductions start."]
     lmr_min_depth "LmrMinDepth" Search = 2 in 1..=20;

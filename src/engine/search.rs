@@ -961,6 +961,32 @@ impl<'a> Worker<'a> {
                 }
             }
         }
+        // Reverse futility: far enough above beta near the horizon, and facing no threat to
+        // connect next move (which the evaluation cannot see), the node is taken to hold.
+        if !pv_node
+            && self.params.rfp_margin > 0
+            && depth <= self.params.rfp_depth
+            && ply > 0
+            && beta.abs() < MATE_BOUND
+            && !near_last_drop(pos)
+        {
+            if facts.eval == NO_EVAL {
+                facts.eval = evaluate(pos, self.params).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+                self.facts[slot] = facts;
+            }
+            if facts.eval - self.params.rfp_margin * depth >= beta {
+                let threatened = *facts.threatened.get_or_insert_with(|| {
+                    threat_cached(pos, &mut self.touches).is_some_and(|t| t.decisive)
+                });
+                self.facts[slot] = facts;
+                if !threatened {
+                    let score = facts.eval;
+                    self.tt
+                        .store(key, ply, tt_move, score, depth as u32, TtBound::Lower);
+                    return score;
+                }
+            }
+        }
         // Null move: when passing still leaves the opponent below beta after a reduced search,
         // a real move will too. Not in the centre race (a tempo there is worth a game), nor
         // twice in a row, nor near mate scores.
