@@ -931,19 +931,12 @@ impl<'a> Worker<'a> {
         if depth <= 0 && ply < MAX_PLY && ply <= self.extension_limit && ply > 0 {
             // The horizon does not hide a one-move loss: against a winning threat the node is
             // searched one more ply (its stoppers), and so on along a chain of threats.
-            let threatened = *facts.threatened.get_or_insert_with(|| {
-                threat_cached(pos, &mut self.touches).is_some_and(|t| t.decisive)
-            });
-            if threatened {
+            if self.threatened(pos, &mut facts, slot) {
                 depth = 1;
             }
         }
         if depth <= 0 || ply >= MAX_PLY {
-            if facts.eval == NO_EVAL {
-                facts.eval = evaluate(pos, self.params).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
-            }
-            self.facts[slot] = facts;
-            return facts.eval;
+            return self.static_eval(pos, &mut facts, slot);
         }
         self.facts[slot] = facts;
         let pv_node = beta - alpha > 1;
@@ -970,21 +963,13 @@ impl<'a> Worker<'a> {
             && beta.abs() < MATE_BOUND
             && !near_last_drop(pos)
         {
-            if facts.eval == NO_EVAL {
-                facts.eval = evaluate(pos, self.params).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
-                self.facts[slot] = facts;
-            }
-            if facts.eval - self.params.rfp_margin * depth >= beta {
-                let threatened = *facts.threatened.get_or_insert_with(|| {
-                    threat_cached(pos, &mut self.touches).is_some_and(|t| t.decisive)
-                });
-                self.facts[slot] = facts;
-                if !threatened {
-                    let score = facts.eval;
-                    self.tt
-                        .store(key, ply, tt_move, score, depth as u32, TtBound::Lower);
-                    return score;
-                }
+            let eval = self.static_eval(pos, &mut facts, slot);
+            if eval - self.params.rfp_margin * depth >= beta
+                && !self.threatened(pos, &mut facts, slot)
+            {
+                self.tt
+                    .store(key, ply, tt_move, eval, depth as u32, TtBound::Lower);
+                return eval;
             }
         }
         // Null move: when passing still leaves the opponent below beta after a reduced search,
@@ -997,22 +982,17 @@ impl<'a> Worker<'a> {
             && !pos.last_was_pass()
             && beta.abs() < MATE_BOUND
             && !near_last_drop(pos)
+            && self.static_eval(pos, &mut facts, slot) >= beta
         {
-            if facts.eval == NO_EVAL {
-                facts.eval = evaluate(pos, self.params).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
-                self.facts[slot] = facts;
+            let r = self.params.null_move_r;
+            pos.make(Move::Pass);
+            let score = -self.negamax(pos, depth - 1 - r, ply + 1, -beta, -beta + 1);
+            pos.unmake();
+            if self.aborted {
+                return 0;
             }
-            if facts.eval >= beta {
-                let r = self.params.null_move_r;
-                pos.make(Move::Pass);
-                let score = -self.negamax(pos, depth - 1 - r, ply + 1, -beta, -beta + 1);
-                pos.unmake();
-                if self.aborted {
-                    return 0;
-                }
-                if score >= beta {
-                    return score.min(MATE_BOUND - 1);
-                }
+            if score >= beta {
+                return score.min(MATE_BOUND - 1);
             }
         }
         let mut node = Node {
@@ -1116,6 +1096,27 @@ impl<'a> Worker<'a> {
         self.tt
             .store(key, ply, best_move, best, depth.max(0) as u32, bound);
         best
+    }
+
+    /// The node's static evaluation, computed once per position and kept in its facts
+    /// (`slot` of the cache).
+    fn static_eval(&mut self, pos: &Position, facts: &mut Facts, slot: usize) -> i32 {
+        if facts.eval == NO_EVAL {
+            facts.eval = evaluate(pos, self.params).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+            self.facts[slot] = *facts;
+        }
+        facts.eval
+    }
+
+    /// Whether the opponent threatens to win next move, found once per position and kept in
+    /// its facts (`slot` of the cache).
+    fn threatened(&mut self, pos: &Position, facts: &mut Facts, slot: usize) -> bool {
+        if facts.threatened.is_none() {
+            facts.threatened =
+                Some(threat_cached(pos, &mut self.touches).is_some_and(|t| t.decisive));
+            self.facts[slot] = *facts;
+        }
+        facts.threatened == Some(true)
     }
 
     /// The moves of `pos` (hash `key`) that threaten to win next move, found once per search
