@@ -62,6 +62,16 @@ params! {
         #[doc = "Per space of connection distance over the second-best axis, opponent's minus own (a block across the best path costs less). 0: not computed."]
     bridging_late "BridgingLate" Eval = 0 in -1000..=1000;
         #[doc = "Per bridging piece (any kind but the triangle) in hand of difference, when a last drop nears."]
+    pieces_weight "PiecesWeight" Eval = 0 in -1000..=1000;
+        #[doc = "Per piece needed to connect over the best axis (a third of its spaces, rounded up), opponent's minus own."]
+    threat_own "ThreatOwn" Eval = 0 in -1000..=1000;
+        #[doc = "Per axis (of the side to move's best two) within one piece of a connection. Non-zero: the second axis is computed."]
+    threat_opp "ThreatOpp" Eval = 0 in -1000..=1000;
+        #[doc = "Per axis (of the opponent's best two) within one piece of a connection. Non-zero: the second axis is computed."]
+    cover_weight "CoverWeight" Eval = 0 in -1000..=1000;
+        #[doc = "Per opponent's top dot next to an own top dot (one a stacking move could cover), minus the same for the opponent."]
+    centre_cover_late "CentreCoverLate" Eval = 0 in -1000..=1000;
+        #[doc = "The same within the central hexagon, when a last drop nears (covering central dots decides the count)."]
     opp_cover_cost "OppCoverCost" Eval = 2 in 1..=3;
         #[doc = "Distance cost of an opponent's dot (covering it needs a shift onto a stack)."]
     centre_early "CentreEarly" Eval = 6 in 0..=1000;
