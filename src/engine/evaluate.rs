@@ -48,6 +48,7 @@ pub fn features(pos: &Position, params: &Params) -> Vec<(usize, f32)> {
         ("ThreatOpp", r.threat_opp as f32),
         ("CoverWeight", r.cover as f32),
         ("CentreCoverLate", r.centre_cover as f32 * late),
+        ("CentreReachLate", r.centre_reach as f32 * late),
         ("BridgingLate", r.bridging as f32 * late),
         ("CentreEarly", r.centre as f32 * (1.0 - late)),
         ("CentreLate", r.centre as f32 * late),
@@ -92,6 +93,9 @@ struct Raw {
     centre: i32,
     hand: i32,
     mobility: i32,
+    /// Unblocked pieces outside the central hexagon on a straight line through it (the
+    /// standard game's centre count can still gain them).
+    centre_reach: i32,
     /// How near the last drop is, 0..=256.
     phase: i32,
 }
@@ -132,7 +136,7 @@ impl Raw {
             b as i32 - w as i32
         };
         let [br_us, br_them] = bridging_in_hand(pos);
-        let [m_us, m_them] = movable(pos);
+        let [[m_us, m_them], [reach_us, reach_them]] = movable_and_reaching(pos);
         Raw {
             path: d_them_i - d_us_i,
             near: (NEAR - d_us_i).max(0) - (NEAR - d_them_i).max(0),
@@ -150,6 +154,11 @@ impl Raw {
             centre,
             hand: pos.hand_total(us) as i32 - pos.hand_total(!us) as i32,
             mobility: m_us - m_them,
+            centre_reach: if pos.variant() == Variant::Standard {
+                reach_us - reach_them
+            } else {
+                0
+            },
             phase: centre_phase(pos),
         }
     }
@@ -202,17 +211,37 @@ pub fn centre_phase(pos: &Position) -> i32 {
 
 /// Unblocked pieces on the board: `[side to move, opponent]`.
 pub fn movable(pos: &Position) -> [i32; 2] {
+    movable_and_reaching(pos)[0]
+}
+
+/// Unblocked pieces on the board, and of those the ones outside the central hexagon whose
+/// PÜNCT lies on a straight line through it (one move can take them in): each
+/// `[side to move, opponent]`.
+fn movable_and_reaching(pos: &Position) -> [[i32; 2]; 2] {
     let us = pos.side_to_move();
-    let mut n = [0, 0];
+    let centre = central_cells();
+    let mut n = [[0, 0]; 2];
     for (id, piece) in pos.pieces() {
         if !pos.is_blocked(id) {
-            n[(piece.colour != us) as usize] += 1;
+            let side = (piece.colour != us) as usize;
+            n[0][side] += 1;
+            let cells = piece.placement.cells();
+            let outside = !cells.iter().any(|&c| centre.contains(c));
+            n[1][side] += (outside && on_a_central_line(piece.placement.punct())) as i32;
         }
     }
     n
 }
 
-fn terms(pos: &Position, params: &Params) -> [(&'static str, i32); 13] {
+/// Whether a straight line through `c` (any of the three axes) crosses the central hexagon:
+/// the 19 spaces of hex distance at most 2 from i9 span columns 6..=10, rows 6..=10 and
+/// diagonals (x - y) -2..=2.
+fn on_a_central_line(c: crate::Cell) -> bool {
+    let (x, y) = (c.x(), c.y());
+    (6..=10).contains(&x) || (6..=10).contains(&y) || (-2..=2).contains(&(x - y))
+}
+
+fn terms(pos: &Position, params: &Params) -> [(&'static str, i32); 14] {
     let r = Raw::new(pos, params, false);
     let late = |weight: i32| weight * r.phase / 256;
     let between = |early: i32, late: i32| early + (late - early) * r.phase / 256;
@@ -226,6 +255,10 @@ fn terms(pos: &Position, params: &Params) -> [(&'static str, i32); 13] {
         (
             "centre_cover",
             late(params.centre_cover_late * r.centre_cover),
+        ),
+        (
+            "centre_reach",
+            late(params.centre_reach_late * r.centre_reach),
         ),
         ("bridging_in_hand", late(params.bridging_late * r.bridging)),
         (
@@ -290,6 +323,7 @@ mod tests {
             ("ThreatOpp", -19),
             ("CoverWeight", -5),
             ("CentreCoverLate", 23),
+            ("CentreReachLate", 29),
         ] {
             p.set(name, v).unwrap();
         }
@@ -307,7 +341,7 @@ mod tests {
                 let [m_us, m_them] = movable(&pos);
                 let [w, b] = pos.centre_count();
                 // Weights interpolated by the phase are rounded once, then multiplied.
-                let slack = 4 + (m_us - m_them).abs() + (w as i32 - b as i32).abs();
+                let slack = 5 + (m_us - m_them).abs() + (w as i32 - b as i32).abs();
                 let diff = (linear - evaluate(&pos, &p) as f32).abs();
                 assert!(diff <= slack as f32, "{diff} > {slack}");
                 late += (centre_phase(&pos) > 128) as usize;
@@ -436,5 +470,33 @@ mod tests {
             near += (t != 0) as usize;
         }
         assert!(near > 10, "{near}");
+    }
+
+    #[test]
+    fn centre_reach_counts_free_pieces_a_straight_move_takes_into_the_centre() {
+        use crate::geometry::Dir;
+        let mut p = Params::default();
+        p.set("CentreReachLate", 256).unwrap();
+        let mut seen = 0;
+        for pos in random_positions(24, 6) {
+            let us = pos.side_to_move();
+            let mut want = 0;
+            for (id, piece) in pos.pieces() {
+                let cells = piece.placement.cells();
+                let punct = piece.placement.punct();
+                let reaches = Dir::ALL
+                    .iter()
+                    .any(|&d| punct.ray(d).iter().any(|c| c.is_central()));
+                if !pos.is_blocked(id) && !cells.iter().any(|c| c.is_central()) && reaches {
+                    want += if piece.colour == us { 1 } else { -1 };
+                }
+            }
+            if pos.variant() == Variant::Basic {
+                want = 0;
+            }
+            assert_eq!(term(&pos, &p, "centre_reach"), want * centre_phase(&pos));
+            seen += (want != 0 && centre_phase(&pos) > 0) as usize;
+        }
+        assert!(seen > 50, "{seen}");
     }
 }
