@@ -419,9 +419,15 @@ fn a_double_threat_one_ply_ahead_is_seen() {
     let replies = p.legal_moves();
     assert!(win_in_three(&mut p, &replies).is_some());
     p.unmake();
+    // The control runs without the coverable-dots and centre-reach terms too: with them the
+    // evaluation alone steers clear of this one.
     for (threat_plies, holds) in [(1, true), (0, false)] {
         let mut s = Searcher::new(8);
         s.params_mut().threat_moves_ply = threat_plies;
+        if !holds {
+            s.params_mut().cover_weight = 0;
+            s.params_mut().centre_reach_late = 0;
+        }
         let limits = Limits {
             depth: Some(5),
             ..Limits::default()

@@ -2,7 +2,7 @@
 //! features of real positions (random games), are fitted back to those weights.
 
 use punct::engine::evaluate::features;
-use punct::engine::params::{specs, Params};
+use punct::engine::params::{specs, specs_of, Group, Params};
 use punct::position::{Position, Variant};
 use punct::tune::dataset::Dataset;
 use punct::tune::texel::{fit, loss, TexelConfig};
@@ -52,11 +52,15 @@ fn tuned() -> Vec<usize> {
 
 /// The positions with results drawn from the true model, and the data set built from them.
 fn synthetic(count: usize, seed: u64) -> Dataset {
-    // The weights held fixed are zero where they would only blur the fitted ones: the mobility
-    // terms count nearly the same as the hand term (pieces on the board) in random games.
+    // The weights held fixed are zero, else they would blur the fitted ones: the mobility
+    // terms count nearly the same as the hand term (pieces on the board) in random games, and
+    // with K fitted a fixed term does not scale with the others. (`OppCoverCost` shapes the
+    // distances and is no weight.)
     let mut params = Params::default();
-    for name in ["MobilityEarly", "MobilityLate"] {
-        params.set(name, 0).unwrap();
+    for spec in specs_of(Group::Eval) {
+        if !NAMES.contains(&spec.name) && spec.name != "OppCoverCost" {
+            params.set(spec.name, 0).unwrap();
+        }
     }
     let idx = tuned();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ 99);

@@ -68,11 +68,11 @@ params! {
         #[doc = "Per axis (of the side to move's best two) within one piece of a connection. Non-zero: the second axis is computed."]
     threat_opp "ThreatOpp" Eval = 0 in -1000..=1000;
         #[doc = "Per axis (of the opponent's best two) within one piece of a connection. Non-zero: the second axis is computed."]
-    cover_weight "CoverWeight" Eval = 0 in -1000..=1000;
+    cover_weight "CoverWeight" Eval = -18 in -1000..=1000;
         #[doc = "Per opponent's top dot next to an own top dot (one a stacking move could cover), minus the same for the opponent."]
     centre_cover_late "CentreCoverLate" Eval = 0 in -1000..=1000;
         #[doc = "The same within the central hexagon, when a last drop nears (covering central dots decides the count)."]
-    centre_reach_late "CentreReachLate" Eval = 0 in -1000..=1000;
+    centre_reach_late "CentreReachLate" Eval = 36 in -1000..=1000;
         #[doc = "Per unblocked piece outside the central hexagon on a straight line through it, when a last drop nears (pieces that can still change the count)."]
     opp_cover_cost "OppCoverCost" Eval = 2 in 1..=3;
         #[doc = "Distance cost of an opponent's dot (covering it needs a shift onto a stack)."]
