@@ -496,3 +496,56 @@ fn reverse_futility_never_hides_a_win_in_three() {
     eprintln!("{proven} forced wins in three checked");
     assert!(proven >= 10, "only {proven} positions with a win in three");
 }
+
+/// `LeafThreat`: a leaf whose side to move faces a winning threat is scored lower by the
+/// penalty. At its maximum a depth-1 search therefore plays a move after which the mover
+/// threatens to win (by the threat detector) and the opponent has no win in one, whenever the
+/// rules offer one; with the penalty at 0 it does not always (the control). Positions from
+/// seeded half-random games, as above, with open roots (no win in one, no threat to stop).
+#[test]
+#[cfg_attr(debug_assertions, ignore = "slow without optimisations")]
+fn leaf_threat_penalty_makes_a_depth_one_search_threaten() {
+    use punct::engine::threats::threat;
+    let best_at = |p: &Position, penalty: i32| {
+        let mut s = Searcher::new(8);
+        s.params_mut().leaf_threat = penalty;
+        let limits = Limits {
+            depth: Some(1),
+            ..Limits::default()
+        };
+        s.search(p, &limits, &SearchControl::default(), &mut |_| {})
+            .best
+            .unwrap()
+    };
+    // After `mv` the mover threatens to win, and the opponent cannot win first.
+    let threatens = |p: &Position, mv: Move| {
+        let mut q = p.clone();
+        q.make(mv);
+        !q.is_finished() && find_win(&q).is_none() && threat(&q).is_some_and(|t| t.decisive)
+    };
+    let (mut checked, mut control_missed) = (0, 0);
+    for game in 0..30u64 {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(9100 + game);
+        let mut p = Position::new(Variant::Standard);
+        while !p.is_finished() && p.ply() < 50 {
+            let moves = p.legal_moves();
+            let open = find_win(&p).is_none() && threat_zone(&p).is_none();
+            if open && p.ply() >= 8 && moves.iter().any(|&m| threatens(&p, m)) {
+                let mv = best_at(&p, 5000);
+                assert!(threatens(&p, mv), "LeafThreat 5000 played {mv} in {p}");
+                control_missed += !threatens(&p, best_at(&p, 0)) as usize;
+                checked += 1;
+            }
+            p.make(*moves.choose(&mut rng).unwrap());
+        }
+    }
+    eprintln!("{checked} positions, the control missed {control_missed}");
+    assert!(
+        checked >= 30,
+        "only {checked} positions with a threatening move"
+    );
+    assert!(
+        control_missed > 0,
+        "the control never differs: the test shows nothing"
+    );
+}

@@ -936,7 +936,13 @@ impl<'a> Worker<'a> {
             }
         }
         if depth <= 0 || ply >= MAX_PLY {
-            return self.static_eval(pos, &mut facts, slot);
+            let eval = self.static_eval(pos, &mut facts, slot);
+            // A leaf facing a winning threat is worse than its evaluation says: the threat
+            // found (cached) but not searched.
+            if self.params.leaf_threat > 0 && self.threatened(pos, &mut facts, slot) {
+                return eval - self.params.leaf_threat;
+            }
+            return eval;
         }
         self.facts[slot] = facts;
         let pv_node = beta - alpha > 1;
