@@ -272,6 +272,8 @@ pub(crate) struct Tables {
     pub all: Vec<Cell>,
     pub board: CellSet,
     pub centre: CellSet,
+    /// The cells on a straight line through the central hexagon (the centre included).
+    pub centre_lines: CellSet,
     pub sides: [CellSet; 6],
     pub neighbours: Vec<[Option<Cell>; 6]>,
     /// `(start, len)` into `ray_cells` for each grid index and direction.
@@ -317,10 +319,24 @@ fn build_tables() -> Tables {
             rays[c.index()][d.index()] = (start as u16, (ray_cells.len() - start) as u8);
         }
     }
+    let mut centre_lines = centre;
+    for &c in &all {
+        let ray = |d: Dir| {
+            let (start, len) = rays[c.index()][d.index()];
+            &ray_cells[start as usize..start as usize + len as usize]
+        };
+        if Dir::ALL
+            .iter()
+            .any(|&d| ray(d).iter().any(|&n| centre.contains(n)))
+        {
+            centre_lines.insert(c);
+        }
+    }
     Tables {
         all,
         board,
         centre,
+        centre_lines,
         sides,
         neighbours,
         rays,
@@ -336,4 +352,10 @@ pub fn board_cells() -> CellSet {
 /// The 19 cells of the central hexagon.
 pub fn central_cells() -> CellSet {
     tables().centre
+}
+
+/// The cells from which a straight move (in one of the six directions) can reach the central
+/// hexagon, and the hexagon itself.
+pub fn central_lines() -> CellSet {
+    tables().centre_lines
 }

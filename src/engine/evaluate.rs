@@ -8,7 +8,7 @@
 
 use crate::engine::params::Params;
 use crate::engine::threats::{distance_within, two_axes_within};
-use crate::geometry::central_cells;
+use crate::geometry::{central_cells, central_lines};
 use crate::piece::Kind;
 use crate::position::{Position, Variant, PIECES_PER_PLAYER};
 use crate::CellSet;
@@ -219,7 +219,7 @@ pub fn movable(pos: &Position) -> [i32; 2] {
 /// `[side to move, opponent]`.
 fn movable_and_reaching(pos: &Position) -> [[i32; 2]; 2] {
     let us = pos.side_to_move();
-    let centre = central_cells();
+    let (centre, lines) = (central_cells(), central_lines());
     let mut n = [[0, 0]; 2];
     for (id, piece) in pos.pieces() {
         if !pos.is_blocked(id) {
@@ -227,18 +227,10 @@ fn movable_and_reaching(pos: &Position) -> [[i32; 2]; 2] {
             n[0][side] += 1;
             let cells = piece.placement.cells();
             let outside = !cells.iter().any(|&c| centre.contains(c));
-            n[1][side] += (outside && on_a_central_line(piece.placement.punct())) as i32;
+            n[1][side] += (outside && lines.contains(piece.placement.punct())) as i32;
         }
     }
     n
-}
-
-/// Whether a straight line through `c` (any of the three axes) crosses the central hexagon:
-/// the 19 spaces of hex distance at most 2 from i9 span columns 6..=10, rows 6..=10 and
-/// diagonals (x - y) -2..=2.
-fn on_a_central_line(c: crate::Cell) -> bool {
-    let (x, y) = (c.x(), c.y());
-    (6..=10).contains(&x) || (6..=10).contains(&y) || (-2..=2).contains(&(x - y))
 }
 
 fn terms(pos: &Position, params: &Params) -> [(&'static str, i32); 14] {
