@@ -128,6 +128,8 @@ params! {
         #[doc = "Move ordering: per dot in the centre, scaled by how close the last drop is."]
     history_div "HistoryDiv" Search = 64 in 1..=100000;
         #[doc = "Divisor of the history score added to the ordering score."]
+    history_grain "HistoryGrain" Search = 0 in 0..=2;
+        #[doc = "What a history entry rewards: 0 the placement (kind, PÜNCT cell, orientation), 1 the kind on that cell in every orientation, 2 the cell for every kind and orientation."]
 }
 
 /// The tunables of one group, in option order.

@@ -27,7 +27,7 @@ use crate::engine::timeman::{allocate, TimeLimits};
 use crate::engine::tt::{TranspositionTable, TtBound, MATE, MATE_BOUND};
 use crate::engine::types::{Bound, Limits, Score, SearchControl, SearchInfo, SearchResult};
 use crate::moves::Move;
-use crate::piece::{Colour, PLACEMENT_SLOTS};
+use crate::piece::{Colour, Kind, Placement, PLACEMENT_SLOTS};
 use crate::position::{Outcome, Position, Variant};
 
 /// Deepest iteration and deepest ply.
@@ -487,6 +487,24 @@ fn threat_area(pos: &Position) -> Option<CellSet> {
         return None;
     }
     near_paths(own, empty, opp, 1, d, THREAT_RANGE - d).map(|(_, zone)| zone)
+}
+
+/// The history slots (ranges of placement indices) a cut by `pl` rewards, by `grain`
+/// (`HistoryGrain`): the placement alone, its kind on its PÜNCT cell in every orientation, or
+/// every kind and orientation on that cell. The slots are read one placement at a time, so a
+/// coarser grain shares what one placement learnt with its neighbours.
+fn history_group(pl: Placement, grain: i32, mut each: impl FnMut(std::ops::Range<usize>)) {
+    let slot = pl.index();
+    match grain {
+        0 => each(slot..slot + 1),
+        1 => each(slot - slot % 6..slot - slot % 6 + 6),
+        _ => {
+            for kind in Kind::ALL {
+                let first = Placement::slot(kind, pl.punct(), 0);
+                each(first..first + 6);
+            }
+        }
+    }
 }
 
 /// The score of a finished game for the side to move, `ply` moves from the root.
@@ -1216,10 +1234,15 @@ impl<'a> Worker<'a> {
             k[0] = Some(mv);
         }
         if let Some(pl) = mv.placement() {
-            let h = &mut self.history[side.index() * PLACEMENT_SLOTS + pl.index()];
-            *h = (*h + depth * depth).min(1 << 20);
-            let h = *h;
-            self.picker.note_history(side.index(), h);
+            let base = side.index() * PLACEMENT_SLOTS;
+            let mut top = 0;
+            history_group(pl, self.params.history_grain, |slots| {
+                for h in &mut self.history[base + slots.start..base + slots.end] {
+                    *h = (*h + depth * depth).min(1 << 20);
+                    top = top.max(*h);
+                }
+            });
+            self.picker.note_history(side.index(), top);
         }
     }
 }
@@ -1228,6 +1251,42 @@ impl<'a> Worker<'a> {
 mod tests {
     use super::*;
     use crate::position::Variant;
+
+    #[test]
+    fn history_grain_groups_exactly_the_placements_it_names() {
+        use crate::geometry::Cell;
+        let all: Vec<Placement> = Kind::ALL
+            .into_iter()
+            .flat_map(|k| {
+                Cell::all()
+                    .iter()
+                    .flat_map(move |&c| (0..6).map(move |o| (k, c, o)))
+            })
+            .filter_map(|(k, c, o)| Placement::new(k, c, o))
+            .collect();
+        for (n, &pl) in all.iter().enumerate().step_by(7) {
+            for grain in 0..=2 {
+                let mut slots = Vec::new();
+                history_group(pl, grain, |r| slots.extend(r));
+                let rewarded: Vec<Placement> = all
+                    .iter()
+                    .copied()
+                    .filter(|q| slots.contains(&q.index()))
+                    .collect();
+                let expected: Vec<Placement> = all
+                    .iter()
+                    .copied()
+                    .filter(|q| match grain {
+                        0 => *q == pl,
+                        1 => q.kind() == pl.kind() && q.punct() == pl.punct(),
+                        _ => q.punct() == pl.punct(),
+                    })
+                    .collect();
+                assert_eq!(rewarded, expected, "placement #{n} {pl}, grain {grain}");
+                assert!(slots.iter().all(|&s| s < PLACEMENT_SLOTS));
+            }
+        }
+    }
 
     #[test]
     fn helpers_from_the_second_on_skip_staggered_depths() {
