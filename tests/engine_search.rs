@@ -419,14 +419,15 @@ fn a_double_threat_one_ply_ahead_is_seen() {
     let replies = p.legal_moves();
     assert!(win_in_three(&mut p, &replies).is_some());
     p.unmake();
-    // The control runs without the coverable-dots and centre-reach terms too: with them the
-    // evaluation alone steers clear of this one.
+    // The control runs without the coverable-dots and centre-reach terms and the leaf threat
+    // penalty too: with any of them the search steers clear of this one without the moves.
     for (threat_plies, holds) in [(1, true), (0, false)] {
         let mut s = Searcher::new(8);
         s.params_mut().threat_moves_ply = threat_plies;
         if !holds {
             s.params_mut().cover_weight = 0;
             s.params_mut().centre_reach_late = 0;
+            s.params_mut().leaf_threat = 0;
         }
         let limits = Limits {
             depth: Some(5),
@@ -465,7 +466,10 @@ fn reverse_futility_never_hides_a_win_in_three() {
     let mut proven = 0;
     for game in 0..40u64 {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(7000 + game);
+        // The positions' generator: a depth-1 search that does not fear threats at its
+        // leaves, so that double threats arise (it is not the engine under test).
         let mut helper = Searcher::new(8);
+        helper.params_mut().leaf_threat = 0;
         let mut p = Position::new(Variant::Standard);
         while !p.is_finished() && p.ply() < 60 {
             let without = search_at(&p, 0);

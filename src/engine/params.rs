@@ -102,7 +102,7 @@ params! {
         #[doc = "Plies from the root (the root included) where every move that threatens a win next move is searched, beyond the width cap, at nodes of depth 2 or more (0: off)."]
     threat_extension "ThreatExtension" Search = 0 in 0..=32;
         #[doc = "Plies past the iteration's depth where a node facing a winning threat is searched one more ply (0: off)."]
-    leaf_threat "LeafThreat" Search = 0 in 0..=5000;
+    leaf_threat "LeafThreat" Search = 150 in 0..=5000;
         #[doc = "Subtracted from the evaluation of a leaf whose opponent threatens to win next move (found, not searched; 0: not looked for)."]
     null_move_r "NullMoveR" Search = 0 in 0..=6;
         #[doc = "Depth reduction of the null-move search (0: off); never in the centre race, where a tempo decides."]
