@@ -467,9 +467,11 @@ fn reverse_futility_never_hides_a_win_in_three() {
     for game in 0..40u64 {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(7000 + game);
         // The positions' generator: a depth-1 search that does not fear threats at its
-        // leaves, so that double threats arise (it is not the engine under test).
+        // leaves, so that double threats arise (it is not the engine under test). Its order
+        // is pinned too: the positions must not move with the engine's defaults.
         let mut helper = Searcher::new(8);
         helper.params_mut().leaf_threat = 0;
+        helper.params_mut().order_contact = 1;
         let mut p = Position::new(Variant::Standard);
         while !p.is_finished() && p.ply() < 60 {
             let without = search_at(&p, 0);

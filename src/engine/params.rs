@@ -122,7 +122,7 @@ params! {
         #[doc = "Move ordering: per dot on a space of the own shortest paths."]
     order_opp_path "OrderOppPath" Search = 3 in 0..=100;
         #[doc = "Move ordering: per dot on a space of the opponent's shortest paths."]
-    order_contact "OrderContact" Search = 1 in 0..=100;
+    order_contact "OrderContact" Search = 3 in 0..=100;
         #[doc = "Move ordering: per dot next to an own top-visible dot."]
     order_centre "OrderCentre" Search = 6 in 0..=100;
         #[doc = "Move ordering: per dot in the centre, scaled by how close the last drop is."]
