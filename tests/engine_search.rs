@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use common::winning_moves;
 use punct::engine::bench;
+use punct::engine::params::Params;
 use punct::engine::search::Searcher;
 use punct::engine::threats::{find_win, threat_zone};
 use punct::engine::types::{Limits, Score, SearchControl, SearchInfo, SearchResult};
@@ -67,6 +68,17 @@ fn search(p: &Position, depth: u32) -> (SearchResult, Vec<SearchInfo>) {
         infos.push(i.clone())
     });
     (r, infos)
+}
+
+/// A fresh search to `depth` with the options `set` changes from their defaults.
+fn search_with(p: &Position, depth: u32, set: impl FnOnce(&mut Params)) -> SearchResult {
+    let mut s = Searcher::new(8);
+    set(s.params_mut());
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    s.search(p, &limits, &SearchControl::default(), &mut |_| {})
 }
 
 #[test]
@@ -422,18 +434,14 @@ fn a_double_threat_one_ply_ahead_is_seen() {
     // The control runs without the coverable-dots and centre-reach terms and the leaf threat
     // penalty too: with any of them the search steers clear of this one without the moves.
     for (threat_plies, holds) in [(1, true), (0, false)] {
-        let mut s = Searcher::new(8);
-        s.params_mut().threat_moves_ply = threat_plies;
-        if !holds {
-            s.params_mut().cover_weight = 0;
-            s.params_mut().centre_reach_late = 0;
-            s.params_mut().leaf_threat = 0;
-        }
-        let limits = Limits {
-            depth: Some(5),
-            ..Limits::default()
-        };
-        let r = s.search(&p, &limits, &SearchControl::default(), &mut |_| {});
+        let r = search_with(&p, 5, |o| {
+            o.threat_moves_ply = threat_plies;
+            if !holds {
+                o.cover_weight = 0;
+                o.centre_reach_late = 0;
+                o.leaf_threat = 0;
+            }
+        });
         let mv = r.best.unwrap();
         p.make(mv);
         let replies = p.legal_moves();
@@ -454,14 +462,10 @@ fn a_double_threat_one_ply_ahead_is_seen() {
 fn reverse_futility_never_hides_a_win_in_three() {
     use punct::engine::race::win_in_three;
     let search_at = |p: &Position, margin: i32| {
-        let mut s = Searcher::new(8);
-        s.params_mut().rfp_margin = margin;
-        s.params_mut().rfp_depth = 3;
-        let limits = Limits {
-            depth: Some(3),
-            ..Limits::default()
-        };
-        s.search(p, &limits, &SearchControl::default(), &mut |_| {})
+        search_with(p, 3, |o| {
+            o.rfp_margin = margin;
+            o.rfp_depth = 3;
+        })
     };
     let mut proven = 0;
     for game in 0..40u64 {
@@ -512,17 +516,8 @@ fn reverse_futility_never_hides_a_win_in_three() {
 #[cfg_attr(debug_assertions, ignore = "slow without optimisations")]
 fn leaf_threat_penalty_makes_a_depth_one_search_threaten() {
     use punct::engine::threats::threat;
-    let best_at = |p: &Position, penalty: i32| {
-        let mut s = Searcher::new(8);
-        s.params_mut().leaf_threat = penalty;
-        let limits = Limits {
-            depth: Some(1),
-            ..Limits::default()
-        };
-        s.search(p, &limits, &SearchControl::default(), &mut |_| {})
-            .best
-            .unwrap()
-    };
+    let best_at =
+        |p: &Position, penalty: i32| search_with(p, 1, |o| o.leaf_threat = penalty).best.unwrap();
     // After `mv` the mover threatens to win, and the opponent cannot win first.
     let threatens = |p: &Position, mv: Move| {
         let mut q = p.clone();
