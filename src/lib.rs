@@ -1,32 +1,28 @@
-//! PÜNCT: the rules of Kris Burm's game as a library, plus the engine, referee and tuner built on it.
+//! PÜNCT: the rules of Kris Burm's game as a library, and four parts built on it.
 //!
-//! The rules live in small modules: [`geometry`] (cells, directions, sides), [`cellset`],
-//! [`piece`] (kinds and placements), [`position`] (stacks, make/unmake, game end),
-//! [`movegen`], [`legality`] (one move with the reason it is illegal), [`notation`] and
-//! [`perft`]. The authority for every rule is `RULES.md` of the project. [`tune`] sits on top
-//! of both the engine (its evaluation as features) and the referee (its games).
+//! | part | folder | what it is | start reading at |
+//! |---|---|---|---|
+//! | [`rules`] | `src/rules/` | board, pieces, moves, game end, notation, perft (`RULES.md`) | [`rules::position`] |
+//! | [`engine`] | `src/engine/` | the `punct` engine: protocol side and search side | [`engine::protocol`], [`engine::search`] |
+//! | [`referee`] | `src/referee/` | `punct-referee`: matches, tournaments, records, statistics | [`referee::run`] |
+//! | [`gui`] | `src/gui/` | `punct-gui`: the board in the browser against any engine | [`gui::app`] |
+//! | [`tune`] | `src/tune/` | `punct-tune`: self-play data, Texel and SPSA | [`tune::gen`] |
+//!
+//! Each part depends only on the parts above it in the table (the GUI uses the referee's engine
+//! process and records, the tuner the engine's evaluation and the referee's games); the
+//! binaries in `src/bin/` are thin `main`s. The most used rules types are re-exported here, so
+//! `punct::Position` works as well as `punct::rules::position::Position`.
 
-pub mod cellset;
-pub mod cli;
 pub mod engine;
-pub mod geometry;
 pub mod gui;
-pub mod legality;
-pub mod movegen;
-pub mod moves;
-pub mod notation;
-pub mod perft;
-pub mod piece;
-pub mod position;
 pub mod referee;
-pub mod svg;
+pub mod rules;
 pub mod tune;
-mod zobrist;
 
-pub use cellset::CellSet;
-pub use geometry::{Axis, Cell, Dir, Side};
-pub use legality::{IllegalMove, IllegalReason};
-pub use moves::Move;
-pub use notation::{parse_cell, parse_move, parse_position, ParseError, PositionError};
-pub use piece::{Colour, Kind, Placement};
-pub use position::{EndReason, Outcome, PlacedPiece, Position, Variant};
+pub use rules::cellset::CellSet;
+pub use rules::geometry::{Axis, Cell, Dir, Side};
+pub use rules::legality::{IllegalMove, IllegalReason};
+pub use rules::moves::Move;
+pub use rules::notation::{parse_cell, parse_move, parse_position, ParseError, PositionError};
+pub use rules::piece::{Colour, Kind, Placement};
+pub use rules::position::{EndReason, Outcome, PlacedPiece, Position, Variant};

@@ -11,7 +11,7 @@ use punct::engine::threats::{
     distance, distance_within, find_win, find_win_cached, near_paths, path_zone, root_tactics,
     threat, threat_cached, threat_moves, threat_zone, RootTactics, TouchCache, MAX_DISTANCE,
 };
-use punct::position::EndReason;
+use punct::rules::position::EndReason;
 use punct::{Cell, CellSet, Colour, Move, Position, Variant};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -161,7 +161,7 @@ fn opponent_ends(p: &mut Position) -> OpponentEnds {
 /// positions of seeded random games where the opponent has one piece left.
 #[test]
 fn last_drop_centre_count_threats_agree_with_the_rules() {
-    let centre = punct::geometry::central_cells();
+    let centre = punct::rules::geometry::central_cells();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(12);
     let (mut ties, mut leads, mut behind) = (0, 0, 0);
     for _ in 0..40 {

@@ -330,7 +330,7 @@ fn a_signed_row_number_is_not_a_cell() {
 /// too long. The cell count of a malformed move is the number of cells written on both sides.
 #[test]
 fn move_text_errors_name_the_length_and_the_cell_count() {
-    use punct::notation::SyntaxError;
+    use punct::rules::notation::SyntaxError;
     let error = |text: &str| parse_move(text).map_err(|e| e.error);
     // 16 characters: 1 cell, '-', 4 cells.
     assert_eq!("i10-i11i12i13i14".len(), 16);
@@ -348,7 +348,7 @@ fn move_text_errors_name_the_length_and_the_cell_count() {
 /// on an opponent's dot it is `PunctNotOwn`; with its ends below the landing level, `NotStable`.
 #[test]
 fn unstable_pieces_and_foreign_puncts_in_position_strings_are_told_apart() {
-    use punct::notation::PieceProblem;
+    use punct::rules::notation::PieceProblem;
     let problem = |text: &str| match parse_position(text, Variant::Standard) {
         Err(PositionError::Piece { index, problem, .. }) => Some((index, problem)),
         other => panic!("{text}: {other:?}"),

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use common::simple_rules::{
     self, adjacent, all_cells, cell_name, classify, distance, Shape, Xy, DIRS,
 };
-use punct::geometry::{central_cells, Dir};
+use punct::rules::geometry::{central_cells, Dir};
 use punct::{parse_cell, Axis, Cell, Kind, Placement, Side};
 
 fn xy(c: Cell) -> Xy {

@@ -7,7 +7,7 @@ mod common;
 
 use common::simple_rules::{self, Board};
 use common::{biased_choice, board_of};
-use punct::perft::{divide, perft};
+use punct::rules::perft::{divide, perft};
 use punct::{parse_position, Position, Variant};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;

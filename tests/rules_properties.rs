@@ -274,7 +274,7 @@ fn connection_check_agrees_with_breadth_first_search() {
             set.insert(punct::Cell::new(x, y).unwrap());
         }
         let expected = simple_rules::connects(&dots);
-        assert_eq!(punct::position::connects(set), expected, "{dots:?}");
+        assert_eq!(punct::rules::position::connects(set), expected, "{dots:?}");
         answers[usize::from(expected)] += 1;
     }
     assert!(

@@ -7,9 +7,9 @@ mod referee_common;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use punct::notation::{parse_move, parse_position};
 use punct::referee::player::Score;
 use punct::referee::sample::{read_samples, Sample};
+use punct::rules::notation::{parse_move, parse_position};
 use punct::Variant;
 use referee_common::*;
 use serde_json::Value;

@@ -3,7 +3,7 @@
 
 use punct::engine::evaluate::features;
 use punct::engine::params::{specs, specs_of, Group, Params};
-use punct::position::{Position, Variant};
+use punct::rules::position::{Position, Variant};
 use punct::tune::dataset::Dataset;
 use punct::tune::texel::{fit, loss, TexelConfig};
 use rand::{Rng, SeedableRng};

@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use punct::cli;
+use punct::engine::cli;
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))

@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 
 use crate::engine::search::Searcher;
 use crate::engine::types::{Limits, SearchControl};
-use crate::notation::parse_position;
-use crate::position::{Position, Variant};
+use crate::rules::notation::parse_position;
+use crate::rules::position::{Position, Variant};
 
 pub const DEFAULT_DEPTH: u32 = 6;
 

@@ -8,9 +8,9 @@
 
 use crate::engine::params::Params;
 use crate::engine::threats::{distance_within, two_axes_within};
-use crate::geometry::{central_cells, central_lines};
-use crate::piece::Kind;
-use crate::position::{Position, Variant, PIECES_PER_PLAYER};
+use crate::rules::geometry::{central_cells, central_lines};
+use crate::rules::piece::Kind;
+use crate::rules::position::{Position, Variant, PIECES_PER_PLAYER};
 use crate::CellSet;
 
 /// Distances beyond this are all the same to the evaluation (and cost nothing more to find).
@@ -270,7 +270,7 @@ fn terms(pos: &Position, params: &Params) -> [(&'static str, i32); 14] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::parse_position;
+    use crate::rules::notation::parse_position;
 
     #[test]
     fn start_position_is_balanced_but_for_tempo() {
@@ -380,7 +380,7 @@ mod tests {
 
     #[test]
     fn cover_counts_dots_next_to_the_other_colour_space_by_space() {
-        use crate::geometry::{Cell, Dir};
+        use crate::rules::geometry::{Cell, Dir};
         let mut p = Params::default();
         p.set("CoverWeight", 1).unwrap();
         p.set("CentreCoverLate", 256).unwrap();
@@ -431,7 +431,11 @@ mod tests {
             });
             if winning_drop.is_some() {
                 wins += 1;
-                assert!(own >= 1, "{}", crate::notation::position_to_string(&pos));
+                assert!(
+                    own >= 1,
+                    "{}",
+                    crate::rules::notation::position_to_string(&pos)
+                );
             }
         }
         assert!(wins > 5, "{wins}");
@@ -445,7 +449,7 @@ mod tests {
         p.set("ThreatOpp", 1000).unwrap();
         let mut near = 0;
         for pos in random_positions(23, 10) {
-            let text = crate::notation::position_to_string(&pos);
+            let text = crate::rules::notation::position_to_string(&pos);
             let flipped = text
                 .replace(" w ", " x ")
                 .replace(" b ", " w ")
@@ -466,7 +470,7 @@ mod tests {
 
     #[test]
     fn centre_reach_counts_free_pieces_a_straight_move_takes_into_the_centre() {
-        use crate::geometry::Dir;
+        use crate::rules::geometry::Dir;
         let mut p = Params::default();
         p.set("CentreReachLate", 256).unwrap();
         let mut seen = 0;

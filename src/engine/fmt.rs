@@ -3,10 +3,10 @@
 use std::fmt::Write;
 
 use crate::engine::types::{Bound, Score, SearchInfo};
-use crate::geometry::Cell;
-use crate::moves::Move;
-use crate::piece::{Colour, Kind};
-use crate::position::{Outcome, Position};
+use crate::rules::geometry::Cell;
+use crate::rules::moves::Move;
+use crate::rules::piece::{Colour, Kind};
+use crate::rules::position::{Outcome, Position};
 
 /// `score cp X` / `score mate N`, with `lowerbound`/`upperbound` when the score is a bound.
 /// Text with every control character but the newline written as an escape (`\u{7}`), so a

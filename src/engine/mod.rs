@@ -6,6 +6,7 @@
 //! `types`.
 
 pub mod bench;
+pub mod cli;
 pub mod command;
 pub mod evaluate;
 pub mod fmt;

@@ -5,18 +5,18 @@
 
 use std::cmp::Reverse;
 
-use crate::cellset::CellSet;
 use crate::engine::evaluate::centre_phase;
 use crate::engine::params::Params;
 use crate::engine::sliced::{kth_largest, Sliced};
 use crate::engine::threats::{any_drop, move_touches as touches, near_paths, threat, threat_zone};
-use crate::geometry::Cell;
-use crate::geometry::{board_cells, central_cells, GRID_LEN};
-use crate::movegen::MoveSink;
-use crate::moves::Move;
-use crate::piece::PLACEMENT_SLOTS;
-use crate::piece::{Kind, Placement};
-use crate::position::{Position, Variant};
+use crate::rules::cellset::CellSet;
+use crate::rules::geometry::Cell;
+use crate::rules::geometry::{board_cells, central_cells, GRID_LEN};
+use crate::rules::movegen::MoveSink;
+use crate::rules::moves::Move;
+use crate::rules::piece::PLACEMENT_SLOTS;
+use crate::rules::piece::{Kind, Placement};
+use crate::rules::position::{Position, Variant};
 
 /// Paths longer than this are not worth steering the ordering.
 const ZONE_CAP: u32 = 24;

@@ -2,7 +2,7 @@
 //! current values. The tunables come from [`params::specs`] so the list cannot drift from the code.
 
 use crate::engine::params::{self, Params};
-use crate::position::Variant;
+use crate::rules::position::Variant;
 
 pub const HASH: &str = "Hash";
 pub const THREADS: &str = "Threads";

@@ -9,8 +9,8 @@
 //! win in one, and every move that stops a winning threat touches the zone of [`threat`].
 
 use crate::engine::threats::{any_drop, find_win_cached, move_touches, threat_cached, TouchCache};
-use crate::moves::Move;
-use crate::position::{Position, Variant};
+use crate::rules::moves::Move;
+use crate::rules::position::{Position, Variant};
 use crate::Colour;
 
 /// Whether the game may be in the centre race: the standard game with few pieces in hand on
@@ -171,7 +171,7 @@ impl Solver<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::parse_position;
+    use crate::rules::notation::parse_position;
 
     #[test]
     fn race_needs_the_standard_game_and_few_pieces_in_hand() {

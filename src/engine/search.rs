@@ -14,7 +14,6 @@ use std::time::{Duration, Instant};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::cellset::CellSet;
 use crate::engine::evaluate::evaluate;
 use crate::engine::movepick::MovePicker;
 use crate::engine::params::Params;
@@ -26,9 +25,10 @@ use crate::engine::threats::{
 use crate::engine::timeman::{allocate, TimeLimits};
 use crate::engine::tt::{TranspositionTable, TtBound, MATE, MATE_BOUND};
 use crate::engine::types::{Bound, Limits, Score, SearchControl, SearchInfo, SearchResult};
-use crate::moves::Move;
-use crate::piece::{Colour, Kind, Placement, PLACEMENT_SLOTS};
-use crate::position::{Outcome, Position, Variant};
+use crate::rules::cellset::CellSet;
+use crate::rules::moves::Move;
+use crate::rules::piece::{Colour, Kind, Placement, PLACEMENT_SLOTS};
+use crate::rules::position::{Outcome, Position, Variant};
 
 /// Deepest iteration and deepest ply.
 const MAX_DEPTH: u32 = 64;
@@ -1250,11 +1250,11 @@ impl<'a> Worker<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::Variant;
+    use crate::rules::position::Variant;
 
     #[test]
     fn history_grain_groups_exactly_the_placements_it_names() {
-        use crate::geometry::Cell;
+        use crate::rules::geometry::Cell;
         let all: Vec<Placement> = Kind::ALL
             .into_iter()
             .flat_map(|k| {

@@ -13,9 +13,9 @@ use crate::engine::evaluate;
 use crate::engine::fmt;
 use crate::engine::options::{self, Change, OptionValues};
 use crate::engine::types::Limits;
-use crate::notation::{parse_move, parse_position};
-use crate::piece::Colour;
-use crate::position::{Position, Variant};
+use crate::rules::notation::{parse_move, parse_position};
+use crate::rules::piece::Colour;
+use crate::rules::position::{Position, Variant};
 
 pub const ENGINE_NAME: &str = concat!("Punct ", env!("CARGO_PKG_VERSION"));
 pub const ENGINE_AUTHOR: &str = "the PUNCT project";
@@ -464,7 +464,7 @@ impl Session {
 mod tests {
     use super::*;
     use crate::engine::command::parse_line;
-    use crate::moves::Move;
+    use crate::rules::moves::Move;
 
     fn run(s: &mut Session, line: &str) -> Vec<Effect> {
         match parse_line(line) {

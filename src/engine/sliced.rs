@@ -3,7 +3,7 @@
 //! space of a shape are added, compared and ranked with a few word operations per plane
 //! instead of cell by cell.
 
-use crate::cellset::CellSet;
+use crate::rules::cellset::CellSet;
 
 /// Planes enough for sums of three weights below 2^10.
 pub const MAX_PLANES: usize = 12;
@@ -142,7 +142,7 @@ pub fn kth_largest<const N: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::{Cell, GRID_LEN};
+    use crate::rules::geometry::{Cell, GRID_LEN};
 
     #[test]
     fn sums_comparisons_and_ranks_match_plain_arithmetic() {

@@ -11,12 +11,12 @@
 //! spaces joined to one side and those joined to the other (`Touch`): candidates are found
 //! set-wise from that, and only they are checked (drops exactly on sets, shifts by playing).
 
-use crate::cellset::CellSet;
-use crate::geometry::{central_cells, Axis, Side};
-use crate::geometry::{Dir, GRID_LEN};
-use crate::moves::Move;
-use crate::piece::{Colour, Kind, Placement};
-use crate::position::{Position, Variant, PIECES_PER_PLAYER};
+use crate::rules::cellset::CellSet;
+use crate::rules::geometry::{central_cells, Axis, Side};
+use crate::rules::geometry::{Dir, GRID_LEN};
+use crate::rules::moves::Move;
+use crate::rules::piece::{Colour, Kind, Placement};
+use crate::rules::position::{Position, Variant, PIECES_PER_PLAYER};
 use crate::Cell;
 use std::sync::LazyLock;
 
@@ -844,17 +844,17 @@ pub fn move_touches(pos: &Position, mv: Move, zone: CellSet) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::parse_position;
+    use crate::rules::notation::parse_position;
 
     #[test]
     fn empty_board_distance_is_seventeen() {
-        let all = crate::geometry::board_cells();
+        let all = crate::rules::geometry::board_cells();
         assert_eq!(distance(CellSet::EMPTY, all, CellSet::EMPTY, 1), 17);
     }
 
     #[test]
     fn second_axis_distance_is_the_best_of_the_other_two() {
-        let all = crate::geometry::board_cells();
+        let all = crate::rules::geometry::board_cells();
         assert_eq!(
             two_axes_within(CellSet::EMPTY, all, CellSet::EMPTY, 1, 40),
             [17, 17]
@@ -922,7 +922,7 @@ mod tests {
 
     #[test]
     fn dear_spaces_cost_more() {
-        let all = crate::geometry::board_cells();
+        let all = crate::rules::geometry::board_cells();
         // A wall of dear spaces across the whole board on column x = 8.
         let wall: CellSet = Cell::all().iter().copied().filter(|c| c.x() == 8).collect();
         let d1 = distance_within(CellSet::EMPTY, all - wall, wall, 1, 100);

@@ -9,9 +9,9 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::geometry::{Cell, GRID_LEN};
-use crate::moves::Move;
-use crate::piece::{Kind, Placement, PLACEMENT_SLOTS};
+use crate::rules::geometry::{Cell, GRID_LEN};
+use crate::rules::moves::Move;
+use crate::rules::piece::{Kind, Placement, PLACEMENT_SLOTS};
 
 /// Scores at or beyond this magnitude are wins or losses at a known distance.
 pub const MATE: i32 = 30_000;

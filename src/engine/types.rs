@@ -7,7 +7,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use crate::moves::Move;
+use crate::rules::moves::Move;
 
 /// The limits of one search, as given by `go` (clocks already resolved to the side to move).
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -27,9 +27,9 @@ use crate::engine::params::Params;
 use crate::engine::search::Searcher;
 use crate::engine::session::{Effect, SearchJob, Session, Work};
 use crate::engine::types::{Bound, SearchControl, SearchInfo, SearchResult};
-use crate::moves::Move;
-use crate::perft::perft;
-use crate::position::{Position, Variant};
+use crate::rules::moves::Move;
+use crate::rules::perft::perft;
+use crate::rules::position::{Position, Variant};
 
 /// Longest input line accepted, in bytes; longer lines are dropped with an error.
 pub const MAX_LINE: usize = 1 << 20;
@@ -650,7 +650,7 @@ mod tests {
         let out = Output::new(Box::new(buf.clone()));
         let pos = Position::new(Variant::Standard);
         let legal = pos.legal_moves();
-        let centre = crate::notation::parse_move("i9i10j10").unwrap();
+        let centre = crate::rules::notation::parse_move("i9i10j10").unwrap();
         let job = SearchJob {
             id: 1,
             pos: pos.clone(),

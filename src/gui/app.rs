@@ -16,12 +16,12 @@ use crate::gui::engines::{EngineCaps, EngineCmd, EngineEvent, EngineHandle, Engi
 use crate::gui::game::{read_position, Game, Seat, TimeSetting};
 use crate::gui::info::parse_info;
 use crate::gui::records;
-use crate::moves::Move;
-use crate::notation::{parse_cell, position_to_string};
-use crate::piece::{Colour, Kind};
-use crate::position::{EndReason, Position, Variant};
 use crate::referee::config::EngineConfig;
-use crate::svg::{board_svg, connection_path, SvgOptions};
+use crate::rules::moves::Move;
+use crate::rules::notation::{parse_cell, position_to_string};
+use crate::rules::piece::{Colour, Kind};
+use crate::rules::position::{EndReason, Position, Variant};
+use crate::rules::svg::{board_svg, connection_path, SvgOptions};
 
 /// Most event-stream subscribers at once (tabs); more are refused.
 pub const MAX_SUBSCRIBERS: usize = 32;

@@ -3,8 +3,8 @@
 use std::net::IpAddr;
 use std::path::PathBuf;
 
-use crate::position::Variant;
 use crate::referee::config::{build_engine, EngineConfig};
+use crate::rules::position::Variant;
 
 /// The port tried first (any free port when it is taken).
 pub const DEFAULT_PORT: u16 = 8317;

@@ -3,10 +3,10 @@
 
 use std::time::{Duration, Instant};
 
-use crate::moves::Move;
-use crate::notation::{parse_move, parse_position, position_to_string};
-use crate::piece::Colour;
-use crate::position::{Position, Variant};
+use crate::rules::moves::Move;
+use crate::rules::notation::{parse_move, parse_position, position_to_string};
+use crate::rules::piece::Colour;
+use crate::rules::position::{Position, Variant};
 
 /// Who moves for a side.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -6,10 +6,10 @@ use std::path::Path;
 use serde_json::{json, Value};
 
 use crate::gui::game::Game;
-use crate::notation::position_to_string;
-use crate::position::EndReason;
 use crate::referee::game::{GameRecord, MoveRecord};
 use crate::referee::pgn::{format_game, read_games, today, PgnGame};
+use crate::rules::notation::position_to_string;
+use crate::rules::position::EndReason;
 
 /// Largest record file read (a results file is a few MB at most).
 const MAX_FILE: u64 = 32 * 1024 * 1024;
@@ -18,7 +18,7 @@ const MAX_FILE: u64 = 32 * 1024 * 1024;
 pub fn game_pgn(game: &Game) -> String {
     let end = game.position_after(game.moves().len());
     let (result, reason, text, termination) = if let Some(t) = game.time_loss {
-        let r = if t.0 == crate::piece::Colour::White {
+        let r = if t.0 == crate::rules::piece::Colour::White {
             "0-1"
         } else {
             "1-0"
@@ -31,8 +31,8 @@ pub fn game_pgn(game: &Game) -> String {
         )
     } else if let Some(o) = end.outcome() {
         let r = match o.winner {
-            Some(crate::piece::Colour::White) => "1-0",
-            Some(crate::piece::Colour::Black) => "0-1",
+            Some(crate::rules::piece::Colour::White) => "1-0",
+            Some(crate::rules::piece::Colour::Black) => "0-1",
             None => "1/2-1/2",
         };
         let reason = match o.reason {
@@ -146,7 +146,7 @@ pub fn list_results(dir: &Path) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::Variant;
+    use crate::rules::position::Variant;
 
     #[test]
     fn saved_games_read_back_and_names_are_checked() {

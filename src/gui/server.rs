@@ -19,8 +19,8 @@ use crate::gui::app::{legal_json, lock, Shared};
 use crate::gui::assets;
 use crate::gui::http::{json_error, Outcome, Request, Response, COMMON_HEADERS};
 use crate::gui::records;
-use crate::notation::parse_cell;
-use crate::piece::Kind;
+use crate::rules::notation::parse_cell;
+use crate::rules::piece::Kind;
 
 /// What a connection's handler needs.
 #[derive(Clone)]
@@ -234,7 +234,7 @@ fn targets(req: &Request, ctx: &Ctx) -> Response {
         };
         list(&legal["drops"][kind.letter().to_string()])
             .into_iter()
-            .filter(|p| crate::notation::parse_placement(p).is_ok_and(|pl| pl.punct() == at))
+            .filter(|p| crate::rules::notation::parse_placement(p).is_ok_and(|pl| pl.punct() == at))
             .collect()
     };
     json_response(200, &json!({ "moves": moves }))

@@ -108,7 +108,7 @@ impl Player for BuiltinPlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::{Position, Variant};
+    use crate::rules::position::{Position, Variant};
 
     fn pick(p: &mut BuiltinPlayer, pos: &Position) -> String {
         let req = ThinkRequest {

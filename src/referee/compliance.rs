@@ -4,15 +4,15 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use crate::moves::Move;
-use crate::notation::{parse_move, parse_position};
-use crate::position::{Position, Variant};
 use crate::referee::config::{EngineConfig, Proto};
 use crate::referee::engine_process::{EngineProcess, IoFault};
 use crate::referee::openings::random_opening;
 use crate::referee::pgn::{broken_tags, read_games};
 use crate::referee::player::SearchInfo;
 use crate::referee::runner::{EXIT_CHECK_FAILED, EXIT_OK};
+use crate::rules::moves::Move;
+use crate::rules::notation::{parse_move, parse_position};
+use crate::rules::position::{Position, Variant};
 
 type StepResult = Result<String, String>;
 
@@ -520,8 +520,8 @@ fn replay(g: &crate::referee::pgn::PgnGame, variant: Variant) -> Result<(), Stri
         match pos.outcome() {
             Some(o) => {
                 let expected = match o.winner {
-                    Some(crate::piece::Colour::White) => "1-0",
-                    Some(crate::piece::Colour::Black) => "0-1",
+                    Some(crate::rules::piece::Colour::White) => "1-0",
+                    Some(crate::rules::piece::Colour::Black) => "0-1",
                     None => "1/2-1/2",
                 };
                 if expected != result {

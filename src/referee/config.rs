@@ -27,9 +27,9 @@ use std::path::PathBuf;
 use std::str::FromStr;
 use std::time::Duration;
 
-use crate::position::Variant;
 use crate::referee::builtin::BUILTINS;
 use crate::referee::timecontrol::TimeControl;
+use crate::rules::position::Variant;
 
 /// The handshake an engine speaks.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -6,14 +6,14 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::moves::Move;
-use crate::notation::{parse_move, parse_position};
-use crate::piece::Colour;
-use crate::position::{EndReason, Position};
 use crate::referee::config::{EngineConfig, Proto, RunConfig};
 use crate::referee::player::{Fault, Player, Score, ThinkRequest};
 use crate::referee::signals;
 use crate::referee::timecontrol::Clock;
+use crate::rules::moves::Move;
+use crate::rules::notation::{parse_move, parse_position};
+use crate::rules::piece::Colour;
+use crate::rules::position::{EndReason, Position};
 
 /// Which game of the schedule this is.
 #[derive(Clone, Debug, PartialEq)]
@@ -107,7 +107,7 @@ impl GameRecord {
 
 /// How the game ended, before it becomes text.
 enum Ending {
-    Rules(crate::position::Outcome),
+    Rules(crate::rules::position::Outcome),
     Repetition,
     MaxMoves,
     AdjudicatedDraw,
@@ -670,7 +670,7 @@ mod tests {
     }
 
     /// An opening where both sides can shift a piece away and back: a 4-move cycle.
-    fn cycle(variant: crate::position::Variant) -> (String, Vec<Move>, Vec<Move>) {
+    fn cycle(variant: crate::rules::position::Variant) -> (String, Vec<Move>, Vec<Move>) {
         let opening = crate::referee::openings::random_opening(variant, 8, 3);
         let mut pos = parse_position(&opening, variant).unwrap();
         let (w, w_back) = shift_and_back(&mut pos);

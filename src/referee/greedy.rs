@@ -17,13 +17,13 @@ use std::time::{Duration, Instant};
 
 use rand::Rng;
 
-use crate::cellset::CellSet;
-use crate::geometry::{central_cells, Axis, Cell};
-use crate::movegen::MoveSink;
-use crate::moves::Move;
-use crate::piece::{Kind, Placement};
-use crate::position::{EndReason, Position};
 use crate::referee::greedy_score::{cell_set, Scorer};
+use crate::rules::cellset::CellSet;
+use crate::rules::geometry::{central_cells, Axis, Cell};
+use crate::rules::movegen::MoveSink;
+use crate::rules::moves::Move;
+use crate::rules::piece::{Kind, Placement};
+use crate::rules::position::{EndReason, Position};
 
 /// Exact "does the opponent win after this move" checks per decision at most.
 pub const MAX_CHECKS: usize = 400;

@@ -7,11 +7,11 @@
 //! a drop or a shift only changes the top colour of the cells it lands on and, for a shift, of
 //! the cells it leaves (they show the dot below).
 
-use crate::cellset::CellSet;
-use crate::geometry::{central_cells, Axis, Cell, Dir, GRID_LEN};
-use crate::moves::Move;
-use crate::piece::{Colour, Placement};
-use crate::position::{Position, Variant};
+use crate::rules::cellset::CellSet;
+use crate::rules::geometry::{central_cells, Axis, Cell, Dir, GRID_LEN};
+use crate::rules::moves::Move;
+use crate::rules::piece::{Colour, Placement};
+use crate::rules::position::{Position, Variant};
 
 /// Unreachable (no cell is that far: a path crosses at most 33 cells at cost 2).
 const FAR: u8 = u8::MAX;

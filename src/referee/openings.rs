@@ -5,9 +5,9 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::notation::parse_position;
-use crate::position::{Position, Variant};
 use crate::referee::config::{OpeningOrder, OpeningSource};
+use crate::rules::notation::parse_position;
+use crate::rules::position::{Position, Variant};
 
 /// Random-opening attempts before giving up on finding an undecided one.
 const MAX_TRIES: u32 = 1000;

@@ -4,9 +4,9 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::position::Position;
 use crate::referee::config::{EngineConfig, Proto};
 use crate::referee::engine_process::{EngineProcess, IoFault};
+use crate::rules::position::Position;
 
 /// A score as the engine reported it, from its own point of view.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

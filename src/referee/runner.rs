@@ -350,22 +350,22 @@ fn write_game(
 fn write_final_svg(
     dir: &Path,
     g: &GameRecord,
-    variant: crate::position::Variant,
+    variant: crate::rules::position::Variant,
 ) -> Result<(), String> {
-    let pos =
-        crate::notation::parse_position(&g.final_position, variant).map_err(|e| e.to_string())?;
+    let pos = crate::rules::notation::parse_position(&g.final_position, variant)
+        .map_err(|e| e.to_string())?;
     let last_move = g
         .moves
         .last()
-        .and_then(|m| crate::notation::parse_move(&m.mv).ok());
-    let opts = crate::svg::SvgOptions {
+        .and_then(|m| crate::rules::notation::parse_move(&m.mv).ok());
+    let opts = crate::rules::svg::SvgOptions {
         flipped: false,
         last_move,
         panel: true,
     };
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let path = dir.join(format!("game-{:04}.svg", g.game));
-    std::fs::write(&path, crate::svg::board_svg(&pos, &opts))
+    std::fs::write(&path, crate::rules::svg::board_svg(&pos, &opts))
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 

@@ -19,13 +19,13 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 
-use crate::notation::{parse_move, parse_position};
-use crate::piece::Colour;
-use crate::position::{Position, Variant};
 use crate::referee::config::RunConfig;
 use crate::referee::game::GameRecord;
 use crate::referee::openings::{mix, wins_at_once};
 use crate::referee::player::Score;
+use crate::rules::notation::{parse_move, parse_position};
+use crate::rules::piece::Colour;
+use crate::rules::position::{Position, Variant};
 
 pub const SAMPLE_VERSION: u32 = 1;
 const TEXT_HEADER: &str =

@@ -4,7 +4,7 @@
 
 use crate::engine::evaluate::features;
 use crate::engine::params::{specs, Params};
-use crate::position::Position;
+use crate::rules::position::Position;
 
 /// Rows of (tuned weight, coefficient) pairs in one flat array.
 pub struct Dataset {

@@ -5,10 +5,10 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use crate::engine::params::{specs, specs_of, Group, Params};
-use crate::notation::parse_position;
-use crate::position::Variant;
 use crate::referee::openings::mix;
 use crate::referee::sample::read_samples;
+use crate::rules::notation::parse_position;
+use crate::rules::position::Variant;
 use crate::tune::args::Args;
 use crate::tune::dataset::Dataset;
 use crate::tune::output::{params_lines, setoption_lines};

@@ -6,10 +6,10 @@
 
 use std::fmt;
 
-use crate::geometry::Cell;
-use crate::moves::Move;
-use crate::piece::{Colour, Kind, Placement};
-use crate::position::{Position, Variant, MAX_PIECES};
+use crate::rules::geometry::Cell;
+use crate::rules::moves::Move;
+use crate::rules::piece::{Colour, Kind, Placement};
+use crate::rules::position::{Position, Variant, MAX_PIECES};
 
 /// Longest move text accepted (`a10-b10c10d10` is 13 characters).
 const MAX_MOVE_LEN: usize = 16;
@@ -345,6 +345,13 @@ impl std::str::FromStr for Cell {
 
 impl fmt::Display for Position {
     /// The canonical position string.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&position_to_string(self))
+    }
+}
+
+/// A position prints as its notation (the same text as [`position_to_string`]).
+impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&position_to_string(self))
     }

@@ -4,7 +4,7 @@ use std::fmt;
 use std::ops::Not;
 use std::sync::LazyLock;
 
-use crate::geometry::{Cell, Dir, GRID_LEN};
+use crate::rules::geometry::{Cell, Dir, GRID_LEN};
 
 /// A player.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -145,8 +145,8 @@ impl Kind {
     pub const fn minor_offsets(self, o: u8) -> [i32; 2] {
         let [a, b] = self.minor_vectors(o);
         [
-            a.0 * crate::geometry::GRID_SIDE as i32 + a.1,
-            b.0 * crate::geometry::GRID_SIDE as i32 + b.1,
+            a.0 * crate::rules::geometry::GRID_SIDE as i32 + a.1,
+            b.0 * crate::rules::geometry::GRID_SIDE as i32 + b.1,
         ]
     }
 }

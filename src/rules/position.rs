@@ -1,11 +1,11 @@
 //! The position: pieces on the board with their levels, per-cell stacks, top view, pieces in
 //! hand, side to move, ply, hash, game outcome, and the history needed for unmake and repetitions.
 
-use crate::cellset::CellSet;
-use crate::geometry::{central_cells, Axis, Cell, GRID_LEN};
-use crate::moves::Move;
-use crate::piece::{Colour, Kind, Placement};
-use crate::zobrist::{keys, piece_key};
+use crate::rules::cellset::CellSet;
+use crate::rules::geometry::{central_cells, Axis, Cell, GRID_LEN};
+use crate::rules::moves::Move;
+use crate::rules::piece::{Colour, Kind, Placement};
+use crate::rules::zobrist::{keys, piece_key};
 
 /// Pieces per player.
 pub const PIECES_PER_PLAYER: u8 = 18;
@@ -430,7 +430,7 @@ impl Position {
     // ----- make / unmake -----
 
     /// Plays a move known to be legal (from the generator or checked by
-    /// [`check_move`](crate::legality)). Use [`Position::play`] for untrusted moves.
+    /// [`check_move`](crate::rules::legality)). Use [`Position::play`] for untrusted moves.
     pub fn make(&mut self, mv: Move) {
         debug_assert!(self.outcome.is_none(), "no move after the game ended");
         let mover = self.side;
@@ -621,12 +621,6 @@ pub fn connects(dots: CellSet) -> bool {
         let (sa, sb) = (a.cells() & dots, b.cells() & dots);
         !sa.is_empty() && !sb.is_empty() && sa.flood_meets(dots, sb)
     })
-}
-
-impl std::fmt::Debug for Position {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", crate::notation::position_to_string(self))
-    }
 }
 
 impl PartialEq for Position {

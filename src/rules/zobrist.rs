@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 use rand::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::piece::{Colour, Placement, PLACEMENT_SLOTS};
+use crate::rules::piece::{Colour, Placement, PLACEMENT_SLOTS};
 
 const SEED: u64 = 0x5055_4e43_5421_2026; // "PUNCT!" 2026
 

@@ -12,10 +12,10 @@
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 
-use crate::geometry::{Axis, Cell, Dir};
-use crate::moves::Move;
-use crate::piece::{Colour, Kind};
-use crate::position::{EndReason, Position};
+use crate::rules::geometry::{Axis, Cell, Dir};
+use crate::rules::moves::Move;
+use crate::rules::piece::{Colour, Kind};
+use crate::rules::position::{EndReason, Position};
 
 /// Circumradius of a space's hexagon, in picture units.
 const R: f64 = 20.0;
@@ -75,8 +75,8 @@ pub fn connection_path(pos: &Position, colour: Colour) -> Option<Vec<Cell>> {
     let mut best: Option<Vec<Cell>> = None;
     for axis in Axis::ALL {
         let (a, b) = axis.sides();
-        let mut prev: Vec<Option<Cell>> = vec![None; crate::geometry::GRID_LEN];
-        let mut seen = vec![false; crate::geometry::GRID_LEN];
+        let mut prev: Vec<Option<Cell>> = vec![None; crate::rules::geometry::GRID_LEN];
+        let mut seen = vec![false; crate::rules::geometry::GRID_LEN];
         let mut queue = VecDeque::new();
         for c in (a.cells() & dots).iter() {
             seen[c.index()] = true;
@@ -431,8 +431,8 @@ fn escape(t: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::{parse_move, parse_position};
-    use crate::position::Variant;
+    use crate::rules::notation::{parse_move, parse_position};
+    use crate::rules::position::Variant;
 
     #[test]
     fn neighbours_are_one_space_apart_and_flipping_turns_the_picture() {
@@ -553,7 +553,7 @@ mod tests {
         assert!(path.iter().all(|&c| p.top_colour(c) == Some(w)));
         let (first, last) = (path[0], *path.last().unwrap());
         let sides = |c: Cell| {
-            crate::geometry::Side::ALL
+            crate::rules::geometry::Side::ALL
                 .iter()
                 .filter(|s| s.cells().contains(c))
                 .copied()

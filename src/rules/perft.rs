@@ -1,7 +1,7 @@
 //! Perft: the number of move sequences of a given length, counting moves in bulk at the last ply.
 
-use crate::moves::Move;
-use crate::position::Position;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
 
 /// Leaves at exactly `depth` plies; a finished game adds nothing below it.
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
@@ -42,8 +42,8 @@ pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::parse_position;
-    use crate::position::Variant;
+    use crate::rules::notation::parse_position;
+    use crate::rules::position::Variant;
 
     #[test]
     fn divide_gives_each_first_move_the_leaves_below_it() {

@@ -2,8 +2,8 @@
 
 use std::fmt;
 
-use crate::geometry::Cell;
-use crate::piece::Placement;
+use crate::rules::geometry::Cell;
+use crate::rules::piece::Placement;
 
 /// A PÜNCT move (RULES.md 4): a drop, a shift (move and/or rotation) of a piece in play, or a pass.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not, Sub};
 
-use crate::geometry::{board_cells, Cell, GRID_LEN};
+use crate::rules::cell::{on_board, Cell, GRID_LEN, GRID_SIDE};
 
 const WORDS: usize = GRID_LEN.div_ceil(64);
 
@@ -13,6 +13,18 @@ pub struct CellSet([u64; WORDS]);
 
 impl CellSet {
     pub const EMPTY: CellSet = CellSet([0; WORDS]);
+    /// The 211 board cells.
+    pub const BOARD: CellSet = {
+        let mut words = [0; WORDS];
+        let mut i = 0;
+        while i < GRID_LEN {
+            if on_board((i / GRID_SIDE) as i32, (i % GRID_SIDE) as i32) {
+                words[i / 64] |= 1 << (i % 64);
+            }
+            i += 1;
+        }
+        CellSet(words)
+    };
 
     #[inline]
     pub fn contains(&self, c: Cell) -> bool {
@@ -109,7 +121,7 @@ impl CellSet {
         shift_or::<1>(w, &mut out);
         shift_or::<17>(w, &mut out);
         shift_or::<18>(w, &mut out);
-        CellSet(out) & board_cells()
+        CellSet(out) & CellSet::BOARD
     }
 
     /// The cells of `within` connected to `self` through cells of `within`.
@@ -264,7 +276,7 @@ impl Sub for CellSet {
 impl Not for CellSet {
     type Output = CellSet;
     fn not(self) -> CellSet {
-        board_cells() - self
+        CellSet::BOARD - self
     }
 }
 
@@ -277,7 +289,7 @@ impl fmt::Debug for CellSet {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::{board_cells, Dir};
+    use crate::rules::geometry::{board_cells, Dir};
     use rand::{Rng, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
 

@@ -5,10 +5,10 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use crate::engine::{bench, fmt, search::Searcher, uci};
-use crate::notation::{parse_move, parse_position};
-use crate::perft::divide;
-use crate::position::{Position, Variant};
-use crate::svg::{board_svg, SvgOptions};
+use crate::rules::notation::{parse_move, parse_position};
+use crate::rules::perft::divide;
+use crate::rules::position::{Position, Variant};
+use crate::rules::svg::{board_svg, SvgOptions};
 
 const USAGE: &str = "usage: punct [--variant standard|basic] \
      [perft <depth> [<position>] | moves [<position>] | bench [<depth>] | \

@@ -3,11 +3,11 @@
 
 use std::sync::LazyLock;
 
-use crate::cellset::CellSet;
-use crate::geometry::{central_cells, Cell, Dir};
-use crate::moves::Move;
-use crate::piece::{placement_table, Colour, Kind, Placement};
-use crate::position::{Position, Variant, PIECES_PER_PLAYER};
+use crate::rules::cellset::CellSet;
+use crate::rules::geometry::{central_cells, Cell, Dir};
+use crate::rules::moves::Move;
+use crate::rules::piece::{placement_table, Colour, Kind, Placement};
+use crate::rules::position::{Position, Variant, PIECES_PER_PLAYER};
 
 /// Receives generated moves; lets perft count drops without listing them.
 pub trait MoveSink {

@@ -2,10 +2,10 @@
 
 use std::fmt;
 
-use crate::geometry::{Cell, Dir};
-use crate::moves::Move;
-use crate::piece::{Colour, Kind};
-use crate::position::Position;
+use crate::rules::geometry::{Cell, Dir};
+use crate::rules::moves::Move;
+use crate::rules::piece::{Colour, Kind};
+use crate::rules::position::Position;
 
 /// Why a move cannot be played in a position.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -87,7 +87,7 @@ impl Position {
         let side = self.side_to_move();
         match mv {
             Move::Pass => {
-                let mut any = crate::movegen::MoveCounter::default();
+                let mut any = crate::rules::movegen::MoveCounter::default();
                 self.generate(&mut any);
                 if any.0 > 0 {
                     return fail(IllegalReason::PassWithMovesLeft);
