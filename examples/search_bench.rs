@@ -1,7 +1,7 @@
 //! Release tool for the search: `bench [depth]`, `selfplay <games> <depth> <random plies>`
 //! (prints positions along the games), `go <depth> <position...>`.
 
-use punct::engine::bench;
+use punct::engine::search::bench;
 use punct::engine::search::Searcher;
 use punct::engine::types::{Limits, SearchControl};
 use punct::{parse_position, Position, Variant};
@@ -79,14 +79,17 @@ fn main() {
             let text = args[1..].join(" ");
             let pos = parse_position(&text, Variant::Standard).unwrap();
             let p = pos.clone();
-            let win = punct::engine::threats::find_win(&p);
+            let win = punct::engine::search::threats::find_win(&p);
             println!("win {win:?}");
             let s = pos.to_string();
             let mut f: Vec<&str> = s.split(' ').collect();
             let flipped = if f[1] == "w" { "b" } else { "w" };
             f[1] = flipped;
             let q = parse_position(&f.join(" "), Variant::Standard).unwrap();
-            println!("opponent win {:?}", punct::engine::threats::find_win(&q));
+            println!(
+                "opponent win {:?}",
+                punct::engine::search::threats::find_win(&q)
+            );
         }
         Some("lostcheck") => {
             // For every move, a winning reply: by find_win, else by brute force.
@@ -99,7 +102,7 @@ fn main() {
                 let them = pos.side_to_move();
                 let mut refuted = pos.outcome().is_some_and(|o| o.winner == Some(them));
                 if !refuted {
-                    if let Some(w) = punct::engine::threats::find_win(&pos) {
+                    if let Some(w) = punct::engine::search::threats::find_win(&pos) {
                         pos.make(w);
                         refuted = pos.outcome().is_some_and(|o| o.winner == Some(them));
                         pos.unmake();
@@ -142,7 +145,7 @@ fn main() {
                     continue;
                 }
                 let us = pos.side_to_move();
-                let fw = punct::engine::threats::find_win(&pos);
+                let fw = punct::engine::search::threats::find_win(&pos);
                 let mut brute = None;
                 for mv in pos.legal_moves() {
                     pos.make(mv);
@@ -293,7 +296,7 @@ fn main() {
                 let Ok(mut pos) = parse_position(text, Variant::Standard) else {
                     continue;
                 };
-                let Some(zone) = punct::engine::threats::threat_zone(&pos) else {
+                let Some(zone) = punct::engine::search::threats::threat_zone(&pos) else {
                     continue;
                 };
                 n += 1;
@@ -318,7 +321,7 @@ fn main() {
                     let them = pos.side_to_move();
                     let mut refuted = pos.outcome().is_some_and(|o| o.winner == Some(them));
                     if !refuted && !pos.is_finished() {
-                        if let Some(w) = punct::engine::threats::find_win(&pos) {
+                        if let Some(w) = punct::engine::search::threats::find_win(&pos) {
                             pos.make(w);
                             refuted = pos.outcome().is_some_and(|o| o.winner == Some(them));
                             pos.unmake();

@@ -59,7 +59,7 @@ fn uci_handshake_is_fast_and_lists_every_option() {
             "{name}: {options:#?}"
         );
     }
-    for spec in punct::engine::params::specs() {
+    for spec in punct::engine::search::params::specs() {
         let line = format!(
             "option name {} type spin default {} min {} max {}",
             spec.name, spec.default, spec.min, spec.max

@@ -2,8 +2,8 @@
 //! escapes, and then it must not report a forced loss for the side whose moves were pruned.
 //! Each reported short mate is checked here by playing every move with the rules library.
 
+use punct::engine::search::threats::find_win;
 use punct::engine::search::Searcher;
-use punct::engine::threats::find_win;
 use punct::engine::types::{Limits, Score, SearchControl};
 use punct::{Colour, Position, Variant};
 use rand::seq::SliceRandom;

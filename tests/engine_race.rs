@@ -9,9 +9,9 @@
 mod common;
 
 use common::{biased_choice, exhaustive};
-use punct::engine::race::{in_race, win_in_three, win_in_three_within};
+use punct::engine::search::race::{in_race, win_in_three, win_in_three_within};
+use punct::engine::search::threats::{find_win, move_touches, threat};
 use punct::engine::search::Searcher;
-use punct::engine::threats::{find_win, move_touches, threat};
 use punct::engine::types::{Limits, Score, SearchControl};
 use punct::{Move, Position, Variant};
 use rand::{Rng, SeedableRng};

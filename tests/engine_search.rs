@@ -12,10 +12,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use common::winning_moves;
-use punct::engine::bench;
-use punct::engine::params::Params;
+use punct::engine::search::bench;
+use punct::engine::search::params::Params;
+use punct::engine::search::threats::{find_win, threat_zone};
 use punct::engine::search::Searcher;
-use punct::engine::threats::{find_win, threat_zone};
 use punct::engine::types::{Limits, Score, SearchControl, SearchInfo, SearchResult};
 use punct::{parse_move, parse_position, Colour, Move, Position, Variant};
 use rand::seq::SliceRandom;
@@ -423,7 +423,7 @@ const DOUBLE_THREAT_NEXT: &str = "Wa6b7c8/Be12e13f12/Bf8f9f10/Wf11e10d9/Bg6h6i6/
 
 #[test]
 fn a_double_threat_one_ply_ahead_is_seen() {
-    use punct::engine::race::win_in_three;
+    use punct::engine::search::race::win_in_three;
     let mut p = pos(DOUBLE_THREAT_NEXT);
     // The premise, by the exact solver (itself checked against brute force in engine_race):
     // after the move played in the game White wins within three plies.
@@ -460,7 +460,7 @@ fn a_double_threat_one_ply_ahead_is_seen() {
 #[test]
 #[cfg_attr(debug_assertions, ignore = "slow without optimisations")]
 fn reverse_futility_never_hides_a_win_in_three() {
-    use punct::engine::race::win_in_three;
+    use punct::engine::search::race::win_in_three;
     let search_at = |p: &Position, margin: i32| {
         search_with(p, 3, |o| {
             o.rfp_margin = margin;
@@ -515,7 +515,7 @@ fn reverse_futility_never_hides_a_win_in_three() {
 #[test]
 #[cfg_attr(debug_assertions, ignore = "slow without optimisations")]
 fn leaf_threat_penalty_makes_a_depth_one_search_threaten() {
-    use punct::engine::threats::threat;
+    use punct::engine::search::threats::threat;
     let best_at =
         |p: &Position, penalty: i32| search_with(p, 1, |o| o.leaf_threat = penalty).best.unwrap();
     // After `mv` the mover threatens to win, and the opponent cannot win first.

@@ -7,7 +7,7 @@ mod common;
 
 use common::simple_rules::{self, Xy};
 use common::winning_moves;
-use punct::engine::threats::{
+use punct::engine::search::threats::{
     distance, distance_within, find_win, find_win_cached, near_paths, path_zone, root_tactics,
     threat, threat_cached, threat_moves, threat_zone, RootTactics, TouchCache, MAX_DISTANCE,
 };

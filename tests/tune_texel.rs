@@ -1,8 +1,8 @@
 //! Texel on synthetic data: results drawn from `sigmoid(K * eval)` with known weights, over the
 //! features of real positions (random games), are fitted back to those weights.
 
-use punct::engine::evaluate::features;
-use punct::engine::params::{specs, specs_of, Group, Params};
+use punct::engine::search::evaluate::features;
+use punct::engine::search::params::{specs, specs_of, Group, Params};
 use punct::rules::position::{Position, Variant};
 use punct::tune::dataset::Dataset;
 use punct::tune::texel::{fit, loss, TexelConfig};

@@ -4,7 +4,8 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use crate::engine::{bench, fmt, search::Searcher, uci};
+use crate::engine::protocol::{fmt, uci};
+use crate::engine::search::{bench, Searcher};
 use crate::rules::notation::{parse_move, parse_position};
 use crate::rules::perft::divide;
 use crate::rules::position::{Position, Variant};

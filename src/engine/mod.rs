@@ -1,24 +1,13 @@
 //! The engine: a UCI-like protocol (`protocol.md`) in front of an iterative-deepening search.
 //!
-//! Protocol side: `command` (parse a line), `session` (the state machine), `options`, `uci`
-//! (reader thread, search worker), `fmt` (output lines). Search side: `search`, `movepick`,
-//! `sliced`, `threats`, `tt`, `evaluate`, `timeman`, `params`, `bench`. They meet only through
-//! `types`.
+//! Two sides that meet only through [`types`] (limits in; info lines and the result out):
+//! [`protocol`] (parse a line, the session state machine, the threads that run it) and
+//! [`search`] (the search, its move picking, threats, evaluation, tables and time). [`cli`] is
+//! the `punct` binary's one-shot commands (`perft`, `moves`, `bench`, `svg`). A newcomer
+//! opens `protocol/session.rs` for what the engine answers, `search/root.rs` for how it
+//! thinks.
 
-pub mod bench;
 pub mod cli;
-pub mod command;
-pub mod evaluate;
-pub mod fmt;
-pub mod movepick;
-pub mod options;
-pub mod params;
-pub mod race;
+pub mod protocol;
 pub mod search;
-pub mod session;
-pub mod sliced;
-pub mod threats;
-pub mod timeman;
-pub mod tt;
 pub mod types;
-pub mod uci;

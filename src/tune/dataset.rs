@@ -2,8 +2,8 @@
 //! dot product per position. Features come from `engine::evaluate::features` (the evaluation as
 //! Σ coef × weight); weights that are not tuned fold into a constant per position.
 
-use crate::engine::evaluate::features;
-use crate::engine::params::{specs, Params};
+use crate::engine::search::evaluate::features;
+use crate::engine::search::params::{specs, Params};
 use crate::rules::position::Position;
 
 /// Rows of (tuned weight, coefficient) pairs in one flat array.

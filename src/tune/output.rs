@@ -1,7 +1,7 @@
 //! Tuned values as text: `setoption` lines for an engine or referee, and lines of the
 //! `params!` list in `src/engine/params.rs` to paste as new defaults.
 
-use crate::engine::params::{specs, Group};
+use crate::engine::search::params::{specs, Group};
 
 /// `PathWeight` → `path_weight` (the field names of `params!`).
 pub fn snake_case(name: &str) -> String {

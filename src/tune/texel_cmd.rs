@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use crate::engine::params::{specs, specs_of, Group, Params};
+use crate::engine::search::params::{specs, specs_of, Group, Params};
 use crate::referee::openings::mix;
 use crate::referee::sample::read_samples;
 use crate::rules::notation::parse_position;

@@ -8,7 +8,9 @@
 //! Exactness rests on two facts checked elsewhere against the rules: [`find_win`] finds every
 //! win in one, and every move that stops a winning threat touches the zone of [`threat`].
 
-use crate::engine::threats::{any_drop, find_win_cached, move_touches, threat_cached, TouchCache};
+use crate::engine::search::threats::{
+    any_drop, find_win_cached, move_touches, threat_cached, TouchCache,
+};
 use crate::rules::moves::Move;
 use crate::rules::position::{Position, Variant};
 use crate::Colour;

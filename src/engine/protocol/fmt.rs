@@ -252,7 +252,7 @@ pub fn board_drawing(pos: &Position) -> String {
 }
 
 /// The summary of `bench`; the last line is `<nodes> nodes <nps> nps` (as OpenBench reads it).
-pub fn bench_lines(report: &crate::engine::bench::BenchReport, depth: u32) -> Vec<String> {
+pub fn bench_lines(report: &crate::engine::search::bench::BenchReport, depth: u32) -> Vec<String> {
     vec![
         format!("Positions       : {}", report.positions),
         format!("Depth           : {depth}"),

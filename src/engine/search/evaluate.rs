@@ -6,8 +6,8 @@
 //! of `params!`, so that `evaluate`, the `eval` trace and the Texel tuner's linear form are the
 //! same sum.
 
-use crate::engine::params::Params;
-use crate::engine::threats::{distance_within, two_axes_within};
+use crate::engine::search::params::Params;
+use crate::engine::search::threats::{distance_within, two_axes_within};
 use crate::rules::geometry::{central_cells, central_lines};
 use crate::rules::piece::Kind;
 use crate::rules::position::{Position, Variant, PIECES_PER_PLAYER};
@@ -63,7 +63,7 @@ pub fn features(pos: &Position, params: &Params) -> Vec<(usize, f32)> {
 }
 
 fn param_index(name: &str) -> usize {
-    crate::engine::params::specs()
+    crate::engine::search::params::specs()
         .iter()
         .position(|s| s.name == name)
         .expect("a feature names a tunable")
@@ -295,7 +295,11 @@ mod tests {
             let pos = parse_position(text, Variant::Standard).unwrap();
             let linear: f32 = features(&pos, &p)
                 .iter()
-                .map(|&(i, c)| c * p.get(crate::engine::params::specs()[i].name).unwrap() as f32)
+                .map(|&(i, c)| {
+                    c * p
+                        .get(crate::engine::search::params::specs()[i].name)
+                        .unwrap() as f32
+                })
                 .sum();
             assert!((linear - evaluate(&pos, &p) as f32).abs() <= 1.0, "{text}");
         }
@@ -319,7 +323,7 @@ mod tests {
         ] {
             p.set(name, v).unwrap();
         }
-        let specs = crate::engine::params::specs();
+        let specs = crate::engine::search::params::specs();
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
         let mut late = 0;
         for _ in 0..6 {

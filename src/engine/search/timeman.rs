@@ -1,9 +1,9 @@
 //! Time management: a soft limit (no new iteration after it) and a hard limit (abort the
 //! search) from the clock, increment and movestogo, minus the move overhead.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use crate::engine::types::Limits;
+use crate::engine::types::{Limits, SearchControl};
 
 /// Moves the clock is spread over in sudden death.
 const SUDDEN_DEATH_MOVES: u32 = 25;
@@ -47,6 +47,54 @@ pub fn allocate(limits: &Limits) -> Option<TimeLimits> {
         soft: soft.min(hard),
         hard,
     })
+}
+
+/// The clock of one search: time limits start after `ponderhit`.
+pub(super) struct Clock {
+    pub(super) started: Instant,
+    /// Start of the timed part (search start, or the moment pondering ended).
+    pub(super) timed_from: Instant,
+    pub(super) limits: Option<TimeLimits>,
+    pub(super) pondering: bool,
+}
+
+impl Clock {
+    pub(super) fn new(limits: &Limits, ctl: &SearchControl) -> Clock {
+        let now = Instant::now();
+        Clock {
+            started: now,
+            timed_from: now,
+            limits: allocate(limits),
+            pondering: ctl.is_pondering(),
+        }
+    }
+
+    pub(super) fn elapsed(&self) -> Duration {
+        self.started.elapsed()
+    }
+
+    pub(super) fn update_ponder(&mut self, ctl: &SearchControl) {
+        if self.pondering && !ctl.is_pondering() {
+            self.pondering = false;
+            self.timed_from = Instant::now();
+        }
+    }
+
+    pub(super) fn hard_expired(&mut self, ctl: &SearchControl) -> bool {
+        self.update_ponder(ctl);
+        match self.limits {
+            Some(l) if !self.pondering => self.timed_from.elapsed() >= l.hard,
+            _ => false,
+        }
+    }
+
+    pub(super) fn soft_expired(&mut self, ctl: &SearchControl) -> bool {
+        self.update_ponder(ctl);
+        match self.limits {
+            Some(l) if !self.pondering => self.timed_from.elapsed() >= l.soft,
+            _ => false,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! The option table: every `setoption` name with its type, default and range, and the checked
 //! current values. The tunables come from [`params::specs`] so the list cannot drift from the code.
 
-use crate::engine::params::{self, Params};
+use crate::engine::search::params::{self, Params};
 use crate::rules::position::Variant;
 
 pub const HASH: &str = "Hash";
@@ -189,7 +189,7 @@ impl OptionValues {
         else {
             return Err(format!(
                 "no option named {} (uci lists the options)",
-                crate::engine::command::quote(name)
+                crate::engine::protocol::command::quote(name)
             ));
         };
         let keep = |why: String| Err(format!("{why}; {} keeps its value", spec.name));
@@ -208,7 +208,7 @@ impl OptionValues {
                 let Ok(n) = text.parse::<i64>() else {
                     return keep(format!(
                         "{} is not a whole number",
-                        crate::engine::command::quote(text)
+                        crate::engine::protocol::command::quote(text)
                     ));
                 };
                 if n < *min || n > *max {
@@ -251,7 +251,7 @@ impl OptionValues {
                         return keep(format!(
                             "{} needs true or false, not {}",
                             spec.name,
-                            crate::engine::command::quote(value.unwrap_or(""))
+                            crate::engine::protocol::command::quote(value.unwrap_or(""))
                         ))
                     }
                 };
@@ -263,7 +263,7 @@ impl OptionValues {
                 let Some(variant) = Variant::from_name(text) else {
                     return keep(format!(
                         "{} is not one of {}",
-                        crate::engine::command::quote(text),
+                        crate::engine::protocol::command::quote(text),
                         choices.join(", ")
                     ));
                 };

@@ -20,12 +20,12 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{select, unbounded, Receiver, Sender};
 
-use crate::engine::bench;
-use crate::engine::command::parse_line;
-use crate::engine::fmt;
-use crate::engine::params::Params;
+use crate::engine::protocol::command::parse_line;
+use crate::engine::protocol::fmt;
+use crate::engine::protocol::session::{Effect, SearchJob, Session, Work};
+use crate::engine::search::bench;
+use crate::engine::search::params::Params;
 use crate::engine::search::Searcher;
-use crate::engine::session::{Effect, SearchJob, Session, Work};
 use crate::engine::types::{Bound, SearchControl, SearchInfo, SearchResult};
 use crate::rules::moves::Move;
 use crate::rules::perft::perft;

@@ -1,0 +1,25 @@
+//! The search side of the engine: it takes a position, [`Limits`](crate::engine::types::Limits)
+//! and a stop flag, and knows nothing of the protocol.
+//!
+//! [`searcher`] (the entry point: tables, threads, lazy SMP), [`worker`] (one thread's state),
+//! [`root`] (iterative deepening at the root), [`tree`] (the search below it), [`movepick`]
+//! and [`sliced`] (which moves a node tries, in what order), [`threats`] (one-move wins and the
+//! moves that stop them), [`race`] (the centre race's endings solved exactly), [`evaluate`],
+//! [`tt`], [`timeman`], [`params`] (every tunable weight), [`bench`].
+
+pub mod bench;
+pub mod evaluate;
+pub mod movepick;
+pub mod params;
+pub mod race;
+mod root;
+pub mod searcher;
+pub mod sliced;
+pub mod threats;
+pub mod timeman;
+mod tree;
+pub mod tt;
+mod worker;
+
+pub use searcher::Searcher;
+pub use worker::{uci_score, REPORTED_CP_MAX};

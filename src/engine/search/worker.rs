@@ -1,0 +1,207 @@
+//! One search thread: its tables, limits and clock, and the node counting and polling that
+//! the root (`root.rs`) and the tree (`tree.rs`) share.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use crate::engine::search::movepick::MovePicker;
+use crate::engine::search::params::Params;
+use crate::engine::search::threats::TouchCache;
+use crate::engine::search::timeman::Clock;
+use crate::engine::search::tt::{TranspositionTable, MATE, MATE_BOUND};
+use crate::engine::types::{Bound, Limits, Score, SearchControl};
+use crate::rules::moves::Move;
+use crate::rules::piece::{Colour, PLACEMENT_SLOTS};
+use crate::rules::position::Outcome;
+
+/// Deepest iteration and deepest ply.
+pub(super) const MAX_DEPTH: u32 = 64;
+pub(super) const MAX_PLY: usize = 96;
+pub(super) const INFINITY: i32 = MATE + 1;
+
+/// Entries of the cache of per-position facts (2^16 entries, about 1.5 MB).
+pub(super) const CACHE_BITS: u32 = 16;
+pub(super) const NO_EVAL: i32 = i32::MIN;
+
+/// Positions whose threatening moves are kept per search.
+pub(super) const THREAT_CACHE: usize = 1024;
+
+/// What a position alone determines, kept across iterations: its one-move win and its
+/// static evaluation (leaves are met again at every iteration).
+#[derive(Copy, Clone)]
+pub(super) struct Facts {
+    pub(super) key: u64,
+    pub(super) win: Option<Move>,
+    pub(super) eval: i32,
+    /// Whether the opponent threatens to win next move (found at the horizon only).
+    pub(super) threatened: Option<bool>,
+    pub(super) valid: bool,
+}
+
+pub(super) const NO_FACTS: Facts = Facts {
+    key: 0,
+    win: None,
+    eval: NO_EVAL,
+    threatened: None,
+    valid: false,
+};
+
+pub(super) struct Worker<'a> {
+    pub(super) params: &'a Params,
+    pub(super) tt: &'a TranspositionTable,
+    pub(super) history: &'a mut [i32],
+    pub(super) facts: &'a mut [Facts],
+    pub(super) killers: Vec<[Option<Move>; 2]>,
+    pub(super) pv: Vec<Vec<Move>>,
+    pub(super) picker: &'a mut MovePicker,
+    pub(super) touches: TouchCache,
+    pub(super) ctl: &'a SearchControl,
+    pub(super) halt: &'a AtomicBool,
+    /// Every thread's published node count; this thread's is `thread_nodes[index]`.
+    pub(super) thread_nodes: &'a [AtomicU64],
+    /// 0 for the main thread.
+    pub(super) index: usize,
+    /// For helpers: the seed of their root shuffle.
+    pub(super) shuffle_seed: Option<u64>,
+    /// Set at the end of `run` when an iteration was completed.
+    pub(super) line: Option<Line>,
+    pub(super) clock: Clock,
+    pub(super) nodes: u64,
+    pub(super) node_limit: u64,
+    pub(super) aborted: bool,
+    pub(super) seldepth: usize,
+    /// Plies beyond which the horizon is no longer extended against threats.
+    pub(super) extension_limit: usize,
+    /// Per position near the root, its moves that threaten to win (see `threat_moves`).
+    pub(super) threat_cache: Vec<Option<(u64, Vec<Move>)>>,
+    /// The root move that last raised alpha in the current iteration, with its score and PV:
+    /// what an interrupted iteration has learnt.
+    pub(super) partial: Option<(i32, Vec<Move>, Bound)>,
+}
+
+/// The score of a finished game for the side to move, `ply` moves from the root.
+pub(super) fn terminal_score(outcome: Outcome, side: Colour, ply: usize) -> i32 {
+    match outcome.winner {
+        None => 0,
+        Some(w) if w == side => MATE - ply as i32,
+        Some(_) => -(MATE - ply as i32),
+    }
+}
+
+/// Reported centipawns stay within this. Beyond it lie only the search's internal bounds for
+/// lines that lose (or win) in every searched variation without proof, which must not read as
+/// mate-sized scores: they are reported as this many centipawns.
+pub const REPORTED_CP_MAX: i32 = 5_000;
+
+/// An internal score as a UCI score: proven mates as `mate`, everything else as `cp` within
+/// `±REPORTED_CP_MAX`.
+pub fn uci_score(score: i32) -> Score {
+    if score >= MATE_BOUND {
+        Score::Mate((MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        Score::Mate(-((MATE + score + 1) / 2))
+    } else {
+        Score::Cp(score.clamp(-REPORTED_CP_MAX, REPORTED_CP_MAX))
+    }
+}
+
+/// The tables of one search thread, kept between searches (they are big).
+pub(super) struct ThreadTables {
+    pub(super) facts: Vec<Facts>,
+    pub(super) history: Vec<i32>,
+    /// Kept between searches for its buffers (its lists are forgotten at each search).
+    pub(super) picker: MovePicker,
+}
+
+impl ThreadTables {
+    pub(super) fn new() -> ThreadTables {
+        ThreadTables {
+            facts: vec![NO_FACTS; 1 << CACHE_BITS],
+            history: vec![0; 2 * PLACEMENT_SLOTS],
+            picker: MovePicker::new(MAX_PLY + 1),
+        }
+    }
+
+    pub(super) fn clear(&mut self) {
+        self.history.iter_mut().for_each(|h| *h = 0);
+        self.facts.iter_mut().for_each(|f| *f = NO_FACTS);
+    }
+}
+
+/// A thread's answer: its best line of its deepest completed iteration.
+pub(super) struct Line {
+    pub(super) depth: u32,
+    pub(super) seldepth: u32,
+    pub(super) score: i32,
+    pub(super) pv: Vec<Move>,
+}
+
+/// What the search threads share.
+#[derive(Copy, Clone)]
+pub(super) struct Shared<'a> {
+    pub(super) params: &'a Params,
+    pub(super) tt: &'a TranspositionTable,
+    pub(super) ctl: &'a SearchControl,
+    /// Set when the main thread is done: the helpers stop.
+    pub(super) halt: &'a AtomicBool,
+    /// Nodes searched per thread (published every few nodes), by thread index.
+    pub(super) nodes: &'a [AtomicU64],
+}
+
+impl<'a> Worker<'a> {
+    pub(super) fn new(
+        shared: Shared<'a>,
+        tables: &'a mut ThreadTables,
+        index: usize,
+        limits: &Limits,
+    ) -> Worker<'a> {
+        tables.picker.start(&tables.history);
+        Worker {
+            params: shared.params,
+            tt: shared.tt,
+            history: &mut tables.history,
+            facts: &mut tables.facts,
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            pv: vec![Vec::new(); MAX_PLY + 2],
+            picker: &mut tables.picker,
+            touches: TouchCache::default(),
+            ctl: shared.ctl,
+            halt: shared.halt,
+            thread_nodes: shared.nodes,
+            index,
+            shuffle_seed: None,
+            line: None,
+            clock: Clock::new(limits, shared.ctl),
+            nodes: 0,
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            aborted: false,
+            seldepth: 0,
+            extension_limit: 0,
+            threat_cache: vec![None; THREAT_CACHE],
+            partial: None,
+        }
+    }
+
+    /// Nodes searched by all threads so far.
+    pub(super) fn total_nodes(&self) -> u64 {
+        let others: u64 = (self.thread_nodes.iter().enumerate())
+            .filter(|&(i, _)| i != self.index)
+            .map(|(_, n)| n.load(Ordering::Relaxed))
+            .sum();
+        self.nodes + others
+    }
+
+    /// Looks at the stop flag, node limit and clock; true when the search must end.
+    #[inline]
+    pub(super) fn poll(&mut self) -> bool {
+        self.thread_nodes[self.index].store(self.nodes, Ordering::Relaxed);
+        if !self.aborted
+            && (self.total_nodes() >= self.node_limit
+                || self.ctl.stopped()
+                || self.halt.load(Ordering::Relaxed)
+                || self.clock.hard_expired(self.ctl))
+        {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+}
