@@ -504,7 +504,13 @@ fn threatening_moves_agree_with_the_rules() {
                 positions += 1;
                 let moves = p.legal_moves();
                 let mut found = Vec::new();
-                threat_moves(&mut p, &moves, &mut cache, &mut found);
+                assert!(threat_moves(
+                    &mut p,
+                    &moves,
+                    &mut cache,
+                    &mut found,
+                    &mut || false
+                ));
                 for &mv in found.choose_multiple(&mut rng, 4) {
                     assert!(threatens(&mut p, mv), "{} {mv}", p);
                 }

@@ -87,7 +87,9 @@ impl Worker<'_> {
                 None => self.node_limit.saturating_mul(2).min(RACE_MAX_BUDGET),
             };
             let (ctl, halt) = (self.ctl, self.halt);
-            let mut stop = || ctl.stopped() || halt.load(Ordering::Relaxed);
+            let clock = &mut self.clock;
+            let mut stop =
+                || ctl.stopped() || halt.load(Ordering::Relaxed) || clock.hard_expired(ctl);
             if let Ok((Some(mv), _)) = race::win_in_three_within(pos, &moves, budget, &mut stop) {
                 moves = vec![mv];
                 proven_depth = 3;
@@ -107,8 +109,12 @@ impl Worker<'_> {
                 ordered.insert(0, win);
             }
         }
-        let threats = if tactics == RootTactics::Open && self.params.threat_moves_ply > 0 {
-            self.threat_moves(pos, pos.hash())
+        // With a clock, the root's threatening moves (dear: each move is played) are found
+        // only once the first iteration has an answer, which never waits for them.
+        let timed = self.clock.limits.is_some();
+        let want_threats = tactics == RootTactics::Open && self.params.threat_moves_ply > 0;
+        let threats = if want_threats && !timed {
+            self.threat_moves(pos, pos.hash()).unwrap_or_default()
         } else {
             Vec::new()
         };
@@ -134,6 +140,17 @@ impl Worker<'_> {
                 continue;
             }
             self.partial = None;
+            // The first iteration always completes: the clock cannot abort it, it only
+            // narrows it (see `root_search`).
+            self.clock_armed = completed > 0;
+            if want_threats && timed && completed > 0 && root.iter().all(|rm| !rm.threat) {
+                match self.threat_moves(pos, pos.hash()) {
+                    Some(threats) => root
+                        .iter_mut()
+                        .for_each(|rm| rm.threat = threats.contains(&rm.mv)),
+                    None => break,
+                }
+            }
             // Leaves lie at ply `depth`; extensions up to `ThreatExtension` plies past it.
             self.extension_limit = match self.params.threat_extension as usize {
                 0 => 0,
@@ -152,7 +169,7 @@ impl Worker<'_> {
                 // It is reported, so that the last line and the answer agree.
                 if multipv == 1 {
                     if let Some((score, pv, bound)) = self.partial.take() {
-                        report(&self.info(depth, 1, score, bound, &pv));
+                        report(&self.info(completed, 1, score, bound, &pv));
                         answer = Some((score, pv));
                     }
                 }
@@ -190,7 +207,7 @@ impl Worker<'_> {
             best: Some(pv[0]),
             ponder: pv.get(1).copied(),
             score: uci_score(score.clamp(-MATE, MATE)),
-            depth: completed.max(1),
+            depth: completed,
             nodes: self.nodes,
             time: self.clock.elapsed(),
         }
@@ -269,6 +286,7 @@ impl Worker<'_> {
                 .max(multipv)
                 .min(root.len())
         };
+        let min_first = (self.params.root_width as usize).max(multipv);
         let mut alpha = alpha_in;
         let mut best = -INFINITY;
         let mut exact_scores: Vec<i32> = Vec::new();
@@ -276,6 +294,11 @@ impl Worker<'_> {
             // Past the width only threats to win, or every move while every searched move
             // loses: a lost root is proven over all moves, or an escape is found.
             if self.poll() {
+                break;
+            }
+            // A first iteration short of time ends early, complete over the moves searched.
+            if !self.clock_armed && i >= min_first && self.clock.hard_expired(self.ctl) {
+                log::debug!("first iteration cut to {i} moves by the clock");
                 break;
             }
             if i >= width && best > -MATE_BOUND && !rm.threat {

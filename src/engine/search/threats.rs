@@ -655,14 +655,19 @@ pub fn find_win_cached(pos: &Position, cache: &mut TouchCache) -> Option<Move> {
 /// The moves among `moves` after which the mover threatens to win next move (a connection in
 /// one, or a last drop ahead on the centre count), written to `out`: forcing moves, which the
 /// opponent must answer with a stopper. A move that ends the game is not among them.
+/// `stop` is asked every few moves; false when it said stop (`out` is then partial).
 pub fn threat_moves(
     pos: &mut Position,
     moves: &[Move],
     cache: &mut TouchCache,
     out: &mut Vec<Move>,
-) {
+    stop: &mut dyn FnMut() -> bool,
+) -> bool {
     out.clear();
-    for &mv in moves {
+    for (i, &mv) in moves.iter().enumerate() {
+        if i % THREAT_POLL == THREAT_POLL - 1 && stop() {
+            return false;
+        }
         pos.make(mv);
         if pos.outcome().is_none() {
             // The mover's wins as if it could move again.
@@ -674,7 +679,11 @@ pub fn threat_moves(
         }
         pos.unmake();
     }
+    true
 }
+
+/// Moves played by [`threat_moves`] between two looks at its stop signal.
+const THREAT_POLL: usize = 16;
 
 /// `colour`'s top view with piece `id` lifted off its spaces (revealing what lies below).
 fn lifted_view(pos: &Position, colour: Colour, id: usize) -> CellSet {

@@ -1,6 +1,8 @@
 //! The tree below the root: principal variation search with the transposition table, threat
 //! extensions, reverse futility, null move, killers and history, and late-move reductions.
 
+use std::sync::atomic::Ordering;
+
 use crate::engine::search::evaluate::evaluate;
 use crate::engine::search::threats::{
     distance_within, find_win_cached, move_touches, near_paths, threat_cached, threat_moves,
@@ -255,7 +257,9 @@ impl Worker<'_> {
                 && depth >= 2
                 && !self.picker.only_stoppers(ply)
             {
-                let threats = self.threat_moves(pos, key);
+                let Some(threats) = self.threat_moves(pos, key) else {
+                    return 0;
+                };
                 self.picker.promote(ply, &threats);
             }
             let n = self.picker.len(ply);
@@ -335,11 +339,12 @@ impl Worker<'_> {
 
     /// The moves of `pos` (hash `key`) that threaten to win next move, found once per search
     /// and position (at most [`THREAT_MOVES_CAP`], a few positions near the root ask).
-    pub(super) fn threat_moves(&mut self, pos: &mut Position, key: u64) -> Vec<Move> {
+    /// `None` when the search was stopped while they were looked for (each move is played).
+    pub(super) fn threat_moves(&mut self, pos: &mut Position, key: u64) -> Option<Vec<Move>> {
         let slot = (key % THREAT_CACHE as u64) as usize;
         if let Some((k, moves)) = &self.threat_cache[slot] {
             if *k == key {
-                return moves.clone();
+                return Some(moves.clone());
             }
         }
         let mut threats = Vec::new();
@@ -347,11 +352,19 @@ impl Worker<'_> {
             let mut all = Vec::new();
             pos.legal_moves_into(&mut all);
             all.retain(|&mv| move_touches(pos, mv, zone));
-            threat_moves(pos, &all, &mut self.touches, &mut threats);
+            let (clock, ctl, halt, armed) =
+                (&mut self.clock, self.ctl, self.halt, self.clock_armed);
+            let mut stop = || {
+                ctl.stopped() || halt.load(Ordering::Relaxed) || (armed && clock.hard_expired(ctl))
+            };
+            if !threat_moves(pos, &all, &mut self.touches, &mut threats, &mut stop) {
+                self.aborted = true;
+                return None;
+            }
         }
         threats.truncate(THREAT_MOVES_CAP);
         self.threat_cache[slot] = Some((key, threats.clone()));
-        threats
+        Some(threats)
     }
 
     /// Searches one move of `node` (principal variation search with late-move reductions)

@@ -65,6 +65,8 @@ pub(super) struct Worker<'a> {
     /// Set at the end of `run` when an iteration was completed.
     pub(super) line: Option<Line>,
     pub(super) clock: Clock,
+    /// Whether the clock may abort the search (not during the first iteration).
+    pub(super) clock_armed: bool,
     pub(super) nodes: u64,
     pub(super) node_limit: u64,
     pub(super) aborted: bool,
@@ -171,6 +173,7 @@ impl<'a> Worker<'a> {
             shuffle_seed: None,
             line: None,
             clock: Clock::new(limits, shared.ctl),
+            clock_armed: true,
             nodes: 0,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
             aborted: false,
@@ -198,7 +201,7 @@ impl<'a> Worker<'a> {
             && (self.total_nodes() >= self.node_limit
                 || self.ctl.stopped()
                 || self.halt.load(Ordering::Relaxed)
-                || self.clock.hard_expired(self.ctl))
+                || (self.clock_armed && self.clock.hard_expired(self.ctl)))
         {
             self.aborted = true;
         }
