@@ -2,8 +2,8 @@
 
 use std::process::ExitCode;
 
-use punct::referee::config::{parse_args, Command};
-use punct::referee::{compliance, runner};
+use punct::referee::cli::{parse_args, Command};
+use punct::referee::{compliance, exit, records, runner};
 
 const HELP: &str = "\
 punct-referee: matches and tournaments between PÜNCT engines (cutechess/fastchess style)
@@ -64,19 +64,19 @@ fn main() -> ExitCode {
         Err(e) => {
             eprintln!("punct-referee: {e}");
             eprintln!("try: punct-referee --help");
-            return ExitCode::from(runner::EXIT_BAD_ARGS);
+            return ExitCode::from(exit::EXIT_BAD_ARGS);
         }
     };
     punct::referee::signals::install();
     let code = match command {
         Command::Help => {
             print!("{HELP}");
-            runner::EXIT_OK
+            exit::EXIT_OK
         }
         Command::Run(cfg) => runner::run(&cfg),
         Command::Compliance(engine, variant) => compliance::run(&engine, variant),
         Command::CheckPgn(files, variant) => compliance::check_pgn(&files, variant),
-        Command::Merge(files, sprt) => punct::referee::merge::run(&files, sprt),
+        Command::Merge(files, sprt) => records::merge::run(&files, sprt),
     };
     ExitCode::from(code)
 }

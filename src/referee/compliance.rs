@@ -4,12 +4,12 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use crate::referee::config::{EngineConfig, Proto};
-use crate::referee::engine_process::{EngineProcess, IoFault};
+use crate::referee::exit::{EXIT_CHECK_FAILED, EXIT_OK};
 use crate::referee::openings::random_opening;
-use crate::referee::pgn::{broken_tags, read_games};
-use crate::referee::player::SearchInfo;
-use crate::referee::runner::{EXIT_CHECK_FAILED, EXIT_OK};
+use crate::referee::players::engine_process::{EngineProcess, IoFault};
+use crate::referee::players::player::SearchInfo;
+use crate::referee::records::pgn::{broken_tags, read_games};
+use crate::referee::settings::{EngineConfig, Proto};
 use crate::rules::moves::Move;
 use crate::rules::notation::{parse_move, parse_position};
 use crate::rules::position::{Position, Variant};
@@ -502,7 +502,7 @@ pub fn check_pgn(files: &[PathBuf], variant: Variant) -> u8 {
     }
 }
 
-fn replay(g: &crate::referee::pgn::PgnGame, variant: Variant) -> Result<(), String> {
+fn replay(g: &crate::referee::records::pgn::PgnGame, variant: Variant) -> Result<(), String> {
     let fen = g.tag("FEN").unwrap_or("startpos");
     let mut pos = parse_position(fen, variant).map_err(|e| format!("FEN: {e}"))?;
     for (i, m) in g.moves.iter().enumerate() {
