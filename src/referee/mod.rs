@@ -3,7 +3,7 @@
 //! **Start here:** `runner.rs` ([`runner::run`]) plays a whole run: it takes the [`RunConfig`]
 //! (`settings.rs`) that `cli/mod.rs` reads from the flags, asks `tournament.rs` for the games,
 //! plays each with `game.rs`, and writes the records and statistics. `src/bin/punct-referee.rs`
-//! dispatches the other commands (`compliance.rs`, `records/merge.rs`).
+//! dispatches the other commands (`compliance.rs`, `suite.rs`, `records/merge.rs`).
 //!
 //! From the bottom up (each part imports only parts listed before it):
 //!
@@ -17,7 +17,8 @@
 //!   `tournament` (schedule, standings);
 //! - `records/`: `pgn`, `jsonl`, `resume`, `sample` (`-sample`), `shard` and `merge` (runs split
 //!   over machines);
-//! - `runner` (workers, records, output), `compliance` (`-compliance`, `-check-pgn`);
+//! - `junit` (JUnit XML); `runner` (workers, records, output), `compliance` (`-compliance`,
+//!   `-check-pgn`), `suite` (`-suite`: test positions for CI);
 //! - `cli/`: the command line and TOML files, the one part that knows every other part.
 //!
 //! [`RunConfig`]: settings::RunConfig
@@ -27,6 +28,7 @@ pub mod cli;
 pub mod compliance;
 pub mod exit;
 pub mod game;
+pub mod junit;
 pub mod openings;
 pub mod players;
 pub mod records;
@@ -34,5 +36,6 @@ pub mod runner;
 pub mod settings;
 pub mod signals;
 pub mod stats;
+pub mod suite;
 pub mod timecontrol;
 pub mod tournament;

@@ -266,3 +266,25 @@ impl Shard {
         format!("{}/{}", self.index, self.count)
     }
 }
+
+/// `-suite FILE`: test positions for one engine (see [`suite`](crate::referee::suite)).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SuiteConfig {
+    /// The suite files, in order.
+    pub files: Vec<PathBuf>,
+    pub engine: EngineConfig,
+    /// Positions searched at the same time (one engine process each).
+    pub concurrency: usize,
+    /// The default variant of the positions (`variant basic;` on a line overrides it).
+    pub variant: Variant,
+    /// `-junit FILE`: a JUnit XML report.
+    pub junit: Option<PathBuf>,
+    /// `-suite-min N`: the run passes when at least N positions are solved (default: all).
+    pub min_solved: Option<usize>,
+    /// Seconds an engine has to answer `uci`/`ugi`.
+    pub startup_timeout: Duration,
+    /// Seconds an engine has to answer `isready`.
+    pub ready_timeout: Duration,
+    /// Deadline for a move when the engine has no clock (depth, nodes only).
+    pub watchdog: Duration,
+}

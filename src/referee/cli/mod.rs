@@ -18,7 +18,7 @@ pub use values::{split_words, MAX_CONCURRENCY, MAX_SECONDS};
 
 use crate::referee::settings::{
     DrawAdjudication, EngineConfig, OpeningOrder, OpeningSource, ResignAdjudication, RunConfig,
-    Shard, SprtConfig, SprtModelName, TournamentKind,
+    Shard, SprtConfig, SprtModelName, SuiteConfig, TournamentKind,
 };
 use crate::rules::position::Variant;
 use toml_file::expand_configs;
@@ -37,6 +37,10 @@ pub enum Command {
     CheckPgn(Vec<PathBuf>, Variant),
     /// Combine the JSONL logs of shards into one run's statistics.
     Merge(Vec<PathBuf>, Option<SprtConfig>),
+    /// Run test suites (`-suite FILE`) against one engine.
+    Suite(Box<SuiteConfig>),
+    /// `--version`.
+    Version,
 }
 
 /// Flags that take `key=value` tokens until the next flag.
@@ -92,6 +96,10 @@ struct Parser {
     sample: Option<crate::referee::settings::SampleConfig>,
     shard: Option<crate::referee::settings::Shard>,
     merge: Option<Vec<PathBuf>>,
+    suite: Vec<PathBuf>,
+    junit: Option<PathBuf>,
+    suite_min: Option<usize>,
+    version: bool,
 }
 
 impl Parser {
@@ -112,6 +120,10 @@ impl Parser {
             match flag {
                 "-h" | "-help" | "--help" => {
                     self.help = true;
+                    continue;
+                }
+                "-version" | "--version" => {
+                    self.version = true;
                     continue;
                 }
                 "-norepetition" => {
@@ -180,6 +192,9 @@ impl Parser {
                 "-ping-ms" => self.ready_ms = Some(in_range(flag, value, 1, MAX_MS)?),
                 "-watchdog-ms" => self.watchdog_ms = Some(in_range(flag, value, 1, MAX_MS)?),
                 "-check-pgn" => self.check_pgn.push(PathBuf::from(value)),
+                "-suite" => self.suite.push(PathBuf::from(value)),
+                "-junit" => self.junit = Some(PathBuf::from(value)),
+                "-suite-min" => self.suite_min = Some(parse_num(flag, value)?),
                 "-shard" => self.shard = Some(Shard::parse(value)?),
                 _ => return Err(format!("unknown flag '{flag}' (see --help)")),
             }
@@ -331,6 +346,9 @@ impl Parser {
         if self.help {
             return Ok(Command::Help);
         }
+        if self.version {
+            return Ok(Command::Version);
+        }
         let variant = self.variant.unwrap_or_default();
         if let Some(kv) = &self.compliance {
             let e = build_engine(&self.each, kv, "-compliance")?;
@@ -347,6 +365,12 @@ impl Parser {
                 return Err("-merge needs the JSONL files of the shards".into());
             }
             return Ok(Command::Merge(files, self.sprt));
+        }
+        if !self.suite.is_empty() {
+            return self.suite_command(variant);
+        }
+        if self.junit.is_some() || self.suite_min.is_some() {
+            return Err("-junit and -suite-min go with -suite FILE".into());
         }
         let mut engines = Vec::new();
         for (n, own) in self.engines.iter().enumerate() {
@@ -436,6 +460,42 @@ impl Parser {
             watchdog: ms(self.watchdog_ms, 60_000),
             sample: self.sample,
             shard: self.shard,
+        })))
+    }
+}
+
+impl Parser {
+    /// `-suite FILE... -engine ...`: one engine, a limit per position.
+    fn suite_command(self, variant: Variant) -> Result<Command, String> {
+        if self.engines.len() != 1 {
+            return Err(format!(
+                "-suite needs exactly one -engine, not {}",
+                self.engines.len()
+            ));
+        }
+        let engine = build_engine(&self.each, &self.engines[0], "-engine")?;
+        if !engine.is_builtin()
+            && engine.tc.is_none()
+            && engine.st.is_none()
+            && engine.depth.is_none()
+            && engine.nodes.is_none()
+        {
+            return Err(format!(
+                "engine '{}' has no limit: give tc=, st=, depth= or nodes=",
+                engine.name
+            ));
+        }
+        let ms = |v: Option<u64>, d: u64| Duration::from_millis(v.unwrap_or(d));
+        Ok(Command::Suite(Box::new(SuiteConfig {
+            files: self.suite,
+            engine,
+            concurrency: self.concurrency.unwrap_or(1),
+            variant,
+            junit: self.junit,
+            min_solved: self.suite_min,
+            startup_timeout: ms(self.startup_ms, 10_000),
+            ready_timeout: ms(self.ready_ms, 10_000),
+            watchdog: ms(self.watchdog_ms, 60_000),
         })))
     }
 }
@@ -708,6 +768,33 @@ mod tests {
                 assert_eq!(e.proto, Proto::Ugi);
             }
             other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn suite_and_version_flags() {
+        assert_eq!(parse_args(&args("--version")).unwrap(), Command::Version);
+        assert_eq!(parse_args(&args("-version")).unwrap(), Command::Version);
+        match parse_args(&args(
+            "-suite a.epd -suite b.epd -engine cmd=./e depth=3 -concurrency 2 -junit r.xml -suite-min 5",
+        ))
+        .unwrap()
+        {
+            Command::Suite(s) => {
+                assert_eq!(s.files, vec![PathBuf::from("a.epd"), PathBuf::from("b.epd")]);
+                assert_eq!((s.engine.depth, s.concurrency), (Some(3), 2));
+                assert_eq!(s.junit, Some(PathBuf::from("r.xml")));
+                assert_eq!(s.min_solved, Some(5));
+            }
+            other => panic!("{other:?}"),
+        }
+        for bad in [
+            "-suite a.epd",
+            "-suite a.epd -engine cmd=./e",
+            "-suite a.epd -engine cmd=./e depth=1 -engine cmd=./f depth=1",
+            "-engine cmd=./e depth=1 -engine cmd=./f depth=1 -junit r.xml",
+        ] {
+            assert!(parse_args(&args(bad)).is_err(), "{bad}");
         }
     }
 }
