@@ -20,9 +20,9 @@ use std::collections::HashSet;
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
-use punct::referee::config::build_engine;
-use punct::referee::greedy::winning_moves;
-use punct::referee::player::{EnginePlayer, Player, Score, ThinkRequest, Timeouts};
+use punct::referee::cli::build_engine;
+use punct::referee::players::greedy::winning_moves;
+use punct::referee::players::player::{EnginePlayer, Player, Score, ThinkRequest, Timeouts};
 use punct::{Move, Position, Variant};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;

@@ -4,7 +4,7 @@
 //! |---|---|---|---|
 //! | [`rules`] | `src/rules/` | board, pieces, moves, game end, notation, perft (`RULES.md`) | [`rules::position`] |
 //! | [`engine`] | `src/engine/` | the `punct` engine: protocol side and search side | [`engine::protocol`], [`engine::search`] |
-//! | [`referee`] | `src/referee/` | `punct-referee`: matches, tournaments, records, statistics | [`referee::run`] |
+//! | [`referee`] | `src/referee/` | `punct-referee`: matches, tournaments, records, statistics | [`referee::runner`] (see `src/referee/mod.rs`) |
 //! | [`gui`] | `src/gui/` | `punct-gui`: the board in the browser against any engine | [`gui::app`] |
 //! | [`tune`] | `src/tune/` | `punct-tune`: self-play data, Texel and SPSA | [`tune::gen`] |
 //!

@@ -6,7 +6,7 @@ mod referee_common;
 use std::collections::HashSet;
 use std::time::Duration;
 
-use punct::referee::greedy::{choose, opponent_wins_after, winning_moves, Why};
+use punct::referee::players::greedy::{choose, opponent_wins_after, winning_moves, Why};
 use punct::{parse_move, parse_position, Colour, Move, Position, Variant};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;

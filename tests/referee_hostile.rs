@@ -151,3 +151,48 @@ fn a_crash_is_seen_even_when_a_child_keeps_the_pipe_open() {
     // Not after the 20 s clock: the exit itself is the disconnection.
     assert!(m.wall < Duration::from_secs(5), "took {:?}", m.wall);
 }
+
+/// `-compliance` against an engine that floods `info` lines for ever at its first `go`: the
+/// step that waits for that `bestmove` fails, named, within its deadline (10 s); the engine
+/// is then killed, so the later steps fail at once instead of each waiting out its own
+/// deadline (before: over a minute). Memory stays flat, no process is left behind.
+#[test]
+fn compliance_fails_a_flooding_engine_in_bounded_time_naming_the_step() {
+    let t = tag("compliance-flood");
+    let mut cmd = referee();
+    cmd.args([
+        "-compliance",
+        &format!("cmd={MOCK}"),
+        "name=flooder",
+        &format!("args=--mode flood --after 0 --tag {t}"),
+    ]);
+    let m = run_measured(&mut cmd, Duration::from_secs(60));
+    eprintln!(
+        "compliance flood: {:?}, referee peak RSS {} KB\n{}",
+        m.wall, m.max_rss_kb, m.stdout
+    );
+    assert_eq!(m.code, Some(1), "a failed checklist exits 1\n{}", m.stdout);
+    assert!(m.wall < Duration::from_secs(30), "took {:?}", m.wall);
+    // The handshake and the steps before the first `go` pass; the first search is the step
+    // that fails, and it says what it waited for.
+    let first_failure = m
+        .stdout
+        .lines()
+        .find(|l| l.contains("FAILED"))
+        .unwrap_or_else(|| panic!("no failed step\n{}", m.stdout));
+    assert!(
+        first_failure.starts_with(" 6. position startpos, go depth 1: legal bestmove: FAILED: no 'bestmove' within 10000 ms"),
+        "{first_failure}"
+    );
+    assert!(m
+        .stdout
+        .contains("engine not running (killed after step 6 missed its deadline)"));
+    assert!(m.stdout.contains("passed,"), "{}", m.stdout);
+    assert!(
+        m.max_rss_kb < MEMORY_CEILING_KB,
+        "referee peak RSS {} KB",
+        m.max_rss_kb
+    );
+    let left = leftovers(&t, Duration::from_secs(2));
+    assert!(left.is_empty(), "left behind: {left:?}");
+}

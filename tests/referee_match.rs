@@ -3,7 +3,7 @@
 
 mod referee_common;
 
-use punct::referee::config::{parse_args, Command};
+use punct::referee::cli::{parse_args, Command};
 use punct::{parse_move, parse_position, Colour, Variant};
 use referee_common::*;
 

@@ -4,12 +4,13 @@
 
 mod referee_common;
 
-use punct::referee::config::{parse_args, Command, RunConfig};
-use punct::referee::game::{GameRecord, MoveRecord};
-use punct::referee::jsonl::JsonlWriter;
-use punct::referee::pgn::{format_game, read_games};
-use punct::referee::player::Score;
-use punct::referee::resume::{fingerprint, load_journal, rewrite_pgn};
+use punct::referee::cli::{parse_args, Command};
+use punct::referee::players::player::Score;
+use punct::referee::records::jsonl::JsonlWriter;
+use punct::referee::records::pgn::{format_game, read_games};
+use punct::referee::records::record::{GameRecord, MoveRecord};
+use punct::referee::records::resume::{fingerprint, load_journal, rewrite_pgn};
+use punct::referee::settings::RunConfig;
 use referee_common::tmpdir;
 use serde_json::json;
 
@@ -197,7 +198,7 @@ fn pgn_date_is_today_in_utc() {
     assert_eq!(civil_by_counting(0), "1970.01.01");
     assert_eq!(civil_by_counting(11_016), "2000.02.29");
     let before = day();
-    let today = punct::referee::pgn::today();
+    let today = punct::referee::records::pgn::today();
     let after = day();
     assert!(today == before || today == after, "{today}, not {before}");
 }

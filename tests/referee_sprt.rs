@@ -1,8 +1,8 @@
 //! SPRT parameters at their edges, written for the mutants that the unit tests of
 //! `src/referee/sprt.rs` let through (docs/testing.md).
 
-use punct::referee::sprt::{Sprt, SprtModel};
-use punct::referee::stats::{Pentanomial, Wdl};
+use punct::referee::stats::elo::{Pentanomial, Wdl};
+use punct::referee::stats::sprt::{Sprt, SprtModel};
 
 fn sprt(alpha: f64, beta: f64) -> Sprt {
     Sprt {

@@ -3,9 +3,10 @@
 
 use std::collections::HashSet;
 
-use punct::referee::config::{parse_args, Command, OpeningOrder, OpeningSource};
-use punct::referee::greedy::winning_moves;
+use punct::referee::cli::{parse_args, Command};
 use punct::referee::openings::Openings;
+use punct::referee::players::greedy::winning_moves;
+use punct::referee::settings::{OpeningOrder, OpeningSource};
 use punct::{parse_position, Move, Variant};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");

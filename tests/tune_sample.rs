@@ -7,8 +7,8 @@ mod referee_common;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use punct::referee::player::Score;
-use punct::referee::sample::{read_samples, Sample};
+use punct::referee::players::player::Score;
+use punct::referee::records::sample::{read_samples, Sample};
 use punct::rules::notation::{parse_move, parse_position};
 use punct::Variant;
 use referee_common::*;

@@ -2,8 +2,8 @@
 
 use std::process::ExitCode;
 
-use punct::referee::config::{parse_args, Command};
-use punct::referee::{compliance, runner};
+use punct::referee::cli::{parse_args, Command};
+use punct::referee::{compliance, exit, records, runner, suite};
 
 const HELP: &str = "\
 punct-referee: matches and tournaments between PÜNCT engines (cutechess/fastchess style)
@@ -13,6 +13,9 @@ usage: punct-referee -engine cmd=PROG [KEY=VALUE]... -engine ... [FLAGS]
        punct-referee -compliance cmd=PROG [KEY=VALUE]...
        punct-referee -check-pgn FILE [-variant basic]
        punct-referee -merge FILE... [-sprt ...]   statistics of shards' -jsonl logs as one run
+       punct-referee -suite FILE -engine cmd=PROG depth=N|nodes=N|st=S [-concurrency N]
+                     [-junit FILE] [-suite-min N]   test positions (bm/am) for CI
+       punct-referee --version
 
 Engine keys (-engine, or -each for all engines; an engine's own keys win):
   cmd=PROG | cmd=builtin:random   program, or the built-in uniform random mover (seeded)
@@ -49,7 +52,14 @@ Flags:
                without a clock)
   -config FILE     TOML file with the same settings (see docs/referee.md)
 
-Exit status: 0 finished (SPRT H1 or no SPRT), 1 compliance step failed, 2 bad arguments,
+Test suites (docs/referee.md, \"Test suites\"):
+  -suite FILE      EPD-style lines: PIECES SIDE PLY bm MOVE...; am MOVE...; id \"name\";
+                   (repeatable; checked with the rules before any engine starts)
+  -junit FILE      JUnit XML report, one testcase per position
+  -suite-min N     pass with at least N solved (default: all)
+
+Exit status: 0 finished (SPRT H1 or no SPRT; suite passed), 1 compliance step failed or
+suite not passed, 2 bad arguments or suite file,
 3 SPRT accepted H0, 4 engine failure under -strict, 5 referee error (records), 130 interrupted
 (continue with -resume).
 ";
@@ -64,19 +74,24 @@ fn main() -> ExitCode {
         Err(e) => {
             eprintln!("punct-referee: {e}");
             eprintln!("try: punct-referee --help");
-            return ExitCode::from(runner::EXIT_BAD_ARGS);
+            return ExitCode::from(exit::EXIT_BAD_ARGS);
         }
     };
     punct::referee::signals::install();
     let code = match command {
         Command::Help => {
             print!("{HELP}");
-            runner::EXIT_OK
+            exit::EXIT_OK
         }
         Command::Run(cfg) => runner::run(&cfg),
         Command::Compliance(engine, variant) => compliance::run(&engine, variant),
         Command::CheckPgn(files, variant) => compliance::check_pgn(&files, variant),
-        Command::Merge(files, sprt) => punct::referee::merge::run(&files, sprt),
+        Command::Merge(files, sprt) => records::merge::run(&files, sprt),
+        Command::Suite(cfg) => suite::run(&cfg),
+        Command::Version => {
+            println!("punct-referee {}", env!("CARGO_PKG_VERSION"));
+            exit::EXIT_OK
+        }
     };
     ExitCode::from(code)
 }

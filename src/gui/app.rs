@@ -16,7 +16,7 @@ use crate::gui::engines::{EngineCaps, EngineCmd, EngineEvent, EngineHandle, Engi
 use crate::gui::game::{read_position, Game, Seat, TimeSetting};
 use crate::gui::info::parse_info;
 use crate::gui::records;
-use crate::referee::config::EngineConfig;
+use crate::referee::settings::EngineConfig;
 use crate::rules::moves::Move;
 use crate::rules::notation::{parse_cell, position_to_string};
 use crate::rules::piece::{Colour, Kind};
@@ -526,7 +526,7 @@ impl App {
         }
         let variant = self.game.variant();
         if text.starts_with('[') || text.contains("{") {
-            let games = crate::referee::pgn::read_games(text);
+            let games = crate::referee::records::pgn::read_games(text);
             let g = games.first().ok_or("no complete game in the PGN text")?;
             return self.load_pgn_game(g);
         }
@@ -548,7 +548,7 @@ impl App {
         Ok(())
     }
 
-    fn load_pgn_game(&mut self, g: &crate::referee::pgn::PgnGame) -> Result<(), String> {
+    fn load_pgn_game(&mut self, g: &crate::referee::records::pgn::PgnGame) -> Result<(), String> {
         let variant = match g.tag("Variant") {
             Some(v) => Variant::from_name(v).ok_or_else(|| format!("unknown variant '{v}'"))?,
             None => self.game.variant(),

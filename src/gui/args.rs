@@ -3,7 +3,8 @@
 use std::net::IpAddr;
 use std::path::PathBuf;
 
-use crate::referee::config::{build_engine, EngineConfig};
+use crate::referee::cli::build_engine;
+use crate::referee::settings::EngineConfig;
 use crate::rules::position::Variant;
 
 /// The port tried first (any free port when it is taken).

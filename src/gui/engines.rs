@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, Sender, TryRecvError};
 use serde::Serialize;
 
-use crate::referee::config::EngineConfig;
-use crate::referee::engine_process::{EngineProcess, IoFault};
+use crate::referee::players::engine_process::{EngineProcess, IoFault};
+use crate::referee::settings::EngineConfig;
 
 /// How long an engine has for the handshake (`uciok`, `readyok`).
 pub const HANDSHAKE: Duration = Duration::from_secs(10);

@@ -6,8 +6,8 @@ use std::path::Path;
 use serde_json::{json, Value};
 
 use crate::gui::game::Game;
-use crate::referee::game::{GameRecord, MoveRecord};
-use crate::referee::pgn::{format_game, read_games, today, PgnGame};
+use crate::referee::records::pgn::{format_game, read_games, today, PgnGame};
+use crate::referee::records::record::{GameRecord, MoveRecord};
 use crate::rules::notation::position_to_string;
 use crate::rules::position::EndReason;
 

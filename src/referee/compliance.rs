@@ -4,12 +4,12 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use crate::referee::config::{EngineConfig, Proto};
-use crate::referee::engine_process::{EngineProcess, IoFault};
+use crate::referee::exit::{EXIT_CHECK_FAILED, EXIT_OK};
 use crate::referee::openings::random_opening;
-use crate::referee::pgn::{broken_tags, read_games};
-use crate::referee::player::SearchInfo;
-use crate::referee::runner::{EXIT_CHECK_FAILED, EXIT_OK};
+use crate::referee::players::engine_process::{EngineProcess, IoFault};
+use crate::referee::players::player::SearchInfo;
+use crate::referee::records::pgn::{broken_tags, read_games};
+use crate::referee::settings::{EngineConfig, Proto};
 use crate::rules::moves::Move;
 use crate::rules::notation::{parse_move, parse_position};
 use crate::rules::position::{Position, Variant};
@@ -25,6 +25,13 @@ struct Checker<'a> {
     passed: usize,
     failed: usize,
     n: usize,
+    /// Set when a step gave up waiting for an answer: the engine is then in an unknown state
+    /// (still searching, flooding, hung), so it is killed, as a match kills an engine that
+    /// missed its deadline, and the later steps fail at once instead of each waiting out its
+    /// own deadline.
+    stale: bool,
+    /// Why the engine was killed (the step that missed its deadline).
+    killed: Option<String>,
 }
 
 fn secs(s: f64) -> Duration {
@@ -35,10 +42,19 @@ impl<'a> Checker<'a> {
     fn step(&mut self, name: &str, f: impl FnOnce(&mut Self) -> StepResult) {
         self.n += 1;
         let r = if self.p.is_none() && self.n > 1 && !name.starts_with("EOF") {
-            Err("engine not running".to_string())
+            match &self.killed {
+                Some(why) => Err(format!("engine not running ({why})")),
+                None => Err("engine not running".to_string()),
+            }
         } else {
             f(self)
         };
+        if std::mem::take(&mut self.stale) {
+            if let Some(mut p) = self.p.take() {
+                p.kill();
+                self.killed = Some(format!("killed after step {} missed its deadline", self.n));
+            }
+        }
         match r {
             Ok(note) => {
                 self.passed += 1;
@@ -67,9 +83,15 @@ impl<'a> Checker<'a> {
     }
 
     fn send(&mut self, line: &str) -> Result<(), String> {
-        self.proc()?.send(line).map(|_| ()).map_err(|f| match f {
-            IoFault::InputBlocked => format!("engine does not read its input (sending '{line}')"),
-            _ => format!("engine closed its input (sending '{line}')"),
+        let r = self.proc()?.send(line).map(|_| ());
+        r.map_err(|f| {
+            self.stale = true;
+            match f {
+                IoFault::InputBlocked => {
+                    format!("engine does not read its input (sending '{line}')")
+                }
+                _ => format!("engine closed its input (sending '{line}')"),
+            }
         })
     }
 
@@ -77,16 +99,21 @@ impl<'a> Checker<'a> {
     fn expect(&mut self, word: &str, within: Duration) -> Result<(Duration, String), String> {
         let start = Instant::now();
         let mut info = SearchInfo::default();
-        let r = self
-            .proc()?
-            .wait_for(word, start + within, |l| info.update(l));
+        let mut other = 0u64;
+        let r = self.proc()?.wait_for(word, start + within, |l| {
+            info.update(l);
+            other += 1;
+        });
         self.last_info = info;
         match r {
             Ok((at, line)) => Ok((at.saturating_duration_since(start), line)),
-            Err(f) => Err(format!(
-                "no '{word}' within {} ms ({f:?})",
-                within.as_millis()
-            )),
+            Err(f) => {
+                self.stale = true;
+                Err(format!(
+                    "no '{word}' within {} ms ({f:?}; {other} other lines read)",
+                    within.as_millis()
+                ))
+            }
         }
     }
 
@@ -105,7 +132,10 @@ impl<'a> Checker<'a> {
             }
         });
         self.p = Some(p);
-        r.map_err(|f| format!("no {hello}ok within 10 s ({f:?})"))?;
+        r.map_err(|f| {
+            self.stale = true;
+            format!("no {hello}ok within 10 s ({f:?})")
+        })?;
         self.options = options;
         if !id {
             return Err(format!("no 'id name' line before {hello}ok"));
@@ -180,6 +210,8 @@ pub fn run(cfg: &EngineConfig, variant: Variant) -> u8 {
         passed: 0,
         failed: 0,
         n: 0,
+        stale: false,
+        killed: None,
     };
     let hello = c.hello();
     let newgame = format!("{hello}newgame");
@@ -332,10 +364,12 @@ pub fn run(cfg: &EngineConfig, variant: Variant) -> u8 {
             if early {
                 return Err("bestmove before stop in go infinite".into());
             }
-            let t = r
-                .map_err(|f| format!("no readyok within 1 s mid-search ({f:?})"))?
-                .0
-                - asked;
+            let t =
+                r.map_err(|f| {
+                    c.stale = true;
+                    format!("no readyok within 1 s mid-search ({f:?})")
+                })?
+                .0 - asked;
             c.send("stop")?;
             let (st, line) = c.expect("bestmove", secs(1.0))?;
             let token = line.split_whitespace().nth(1).unwrap_or("");
@@ -386,7 +420,10 @@ pub fn run(cfg: &EngineConfig, variant: Variant) -> u8 {
                 .wait_for("readyok", Instant::now() + secs(2.0), |l| {
                     stray |= l.starts_with("bestmove");
                 });
-            r.map_err(|f| format!("no readyok within 2 s ({f:?})"))?;
+            r.map_err(|f| {
+                c.stale = true;
+                format!("no readyok within 2 s ({f:?})")
+            })?;
             if stray {
                 return Err("bestmove after an idle stop".into());
             }
@@ -502,7 +539,7 @@ pub fn check_pgn(files: &[PathBuf], variant: Variant) -> u8 {
     }
 }
 
-fn replay(g: &crate::referee::pgn::PgnGame, variant: Variant) -> Result<(), String> {
+fn replay(g: &crate::referee::records::pgn::PgnGame, variant: Variant) -> Result<(), String> {
     let fen = g.tag("FEN").unwrap_or("startpos");
     let mut pos = parse_position(fen, variant).map_err(|e| format!("FEN: {e}"))?;
     for (i, m) in g.moves.iter().enumerate() {

@@ -1,31 +1,41 @@
 //! The referee: plays PÜNCT engines against each other and reports results.
 //!
-//! `config` (flags and TOML into a `RunConfig`), `engine_process` (a child in its own process
-//! group, reads with deadlines), `signals` (Ctrl-C kills every engine group), `player` (engine
-//! or built-in behind one trait), `builtin` (random, and greedy with `greedy`, `greedy_score`),
-//! `openings`, `game` (one game), `tournament`
-//! (schedule, standings), `runner` (workers, records, output), `pgn`, `jsonl`, `resume`,
-//! `compliance`; `sample` (`-sample`), `shard` and `merge` (runs split over machines); and from the statistics side `timecontrol`, `stats`, `sprt`, `report`.
+//! **Start here:** `runner.rs` ([`runner::run`]) plays a whole run: it takes the [`RunConfig`]
+//! (`settings.rs`) that `cli/mod.rs` reads from the flags, asks `tournament.rs` for the games,
+//! plays each with `game.rs`, and writes the records and statistics. `src/bin/punct-referee.rs`
+//! dispatches the other commands (`compliance.rs`, `suite.rs`, `records/merge.rs`).
+//!
+//! From the bottom up (each part imports only parts listed before it):
+//!
+//! - `exit`, `signals`, `timecontrol`: exit statuses, Ctrl-C, clocks;
+//! - `stats/`: `elo` (counts, Elo), `sprt`, `report` (cutechess/fastchess lines);
+//! - `settings`: the plain settings types ([`EngineConfig`], [`RunConfig`], `Proto`, ...);
+//! - `players/`: `engine_process` (a child in its own process group, reads with deadlines),
+//!   `player` (the trait, and an engine behind it), `builtin` (random, and greedy with `greedy`,
+//!   `greedy_score`);
+//! - `openings`; `records/record` (a finished game as recorded); `game` (one game);
+//!   `tournament` (schedule, standings);
+//! - `records/`: `pgn`, `jsonl`, `resume`, `sample` (`-sample`), `shard` and `merge` (runs split
+//!   over machines);
+//! - `junit` (JUnit XML); `runner` (workers, records, output), `compliance` (`-compliance`,
+//!   `-check-pgn`), `suite` (`-suite`: test positions for CI);
+//! - `cli/`: the command line and TOML files, the one part that knows every other part.
+//!
+//! [`RunConfig`]: settings::RunConfig
+//! [`EngineConfig`]: settings::EngineConfig
 
-pub mod builtin;
+pub mod cli;
 pub mod compliance;
-pub mod config;
-pub mod engine_process;
+pub mod exit;
 pub mod game;
-pub mod greedy;
-pub mod greedy_score;
-pub mod jsonl;
-pub mod merge;
+pub mod junit;
 pub mod openings;
-pub mod pgn;
-pub mod player;
-pub mod report;
-pub mod resume;
+pub mod players;
+pub mod records;
 pub mod runner;
-pub mod sample;
-pub mod shard;
+pub mod settings;
 pub mod signals;
-pub mod sprt;
 pub mod stats;
+pub mod suite;
 pub mod timecontrol;
 pub mod tournament;

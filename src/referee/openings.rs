@@ -5,7 +5,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::referee::config::{OpeningOrder, OpeningSource};
+use crate::referee::settings::{OpeningOrder, OpeningSource};
 use crate::rules::notation::parse_position;
 use crate::rules::position::{Position, Variant};
 

@@ -12,37 +12,26 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::Sender;
 use serde_json::json;
 
-use crate::referee::builtin::builtin_player;
-use crate::referee::config::{EngineConfig, RunConfig, TournamentKind};
-use crate::referee::game::{play_game, GameRecord, GameSpec};
-use crate::referee::jsonl::{JsonlWriter, OpenError};
+use crate::referee::exit::{
+    EXIT_BAD_ARGS, EXIT_ENGINE_FAILURE, EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_SPRT_H0,
+};
+use crate::referee::game::{play_game, GameSpec};
 use crate::referee::openings::Openings;
-use crate::referee::pgn::format_game;
-use crate::referee::player::{EnginePlayer, Player, Timeouts};
-use crate::referee::report::{
+use crate::referee::players::builtin::builtin_player;
+use crate::referee::players::player::{EnginePlayer, Player, Timeouts};
+use crate::referee::records::jsonl::{JsonlWriter, OpenError};
+use crate::referee::records::pgn::format_game;
+use crate::referee::records::record::GameRecord;
+use crate::referee::records::resume::{fingerprint, load_journal, rewrite_pgn};
+use crate::referee::records::sample::Sampler;
+use crate::referee::settings::{EngineConfig, RunConfig, TournamentKind};
+use crate::referee::signals;
+use crate::referee::stats::elo::{pentanomial_elo, trinomial_elo, Pentanomial, Wdl};
+use crate::referee::stats::report::{
     match_summary, score_line, standings_table, MatchReport, PlayerStanding,
 };
-use crate::referee::resume::{fingerprint, load_journal, rewrite_pgn};
-use crate::referee::sample::Sampler;
-use crate::referee::signals;
-use crate::referee::sprt::SprtDecision;
-use crate::referee::stats::{pentanomial_elo, trinomial_elo, Pentanomial, Wdl};
+use crate::referee::stats::sprt::SprtDecision;
 use crate::referee::tournament::{schedule, schedule_len, Standings};
-
-/// Exit status: the run finished (SPRT H1 accepted or no SPRT).
-pub const EXIT_OK: u8 = 0;
-/// Exit status of `-compliance` when a step failed.
-pub const EXIT_CHECK_FAILED: u8 = 1;
-/// Exit status: bad arguments or configuration.
-pub const EXIT_BAD_ARGS: u8 = 2;
-/// Exit status: SPRT accepted H0.
-pub const EXIT_SPRT_H0: u8 = 3;
-/// Exit status: an engine failed (crash, stall, time loss, illegal move) under `-strict`.
-pub const EXIT_ENGINE_FAILURE: u8 = 4;
-/// Exit status: the referee itself failed (records cannot be written, ...).
-pub const EXIT_ERROR: u8 = 5;
-/// Exit status after SIGINT/SIGTERM/SIGHUP: the run can be continued with `-resume`.
-pub const EXIT_INTERRUPTED: u8 = 130;
 
 enum Event {
     Started(GameSpec),
@@ -528,9 +517,8 @@ pub fn run(cfg: &RunConfig) -> u8 {
     }
     let total = match cfg.shard {
         None => schedule_len(cfg),
-        Some(_) => {
-            crate::referee::shard::select(schedule(cfg, &openings), cfg.shard).count() as u64
-        }
+        Some(_) => crate::referee::records::shard::select(schedule(cfg, &openings), cfg.shard)
+            .count() as u64,
     };
     let fp = fingerprint(cfg);
     // The journal is locked before it is read, and stays locked until the run ends.
@@ -582,7 +570,7 @@ pub fn run(cfg: &RunConfig) -> u8 {
     }
     let left = total.saturating_sub(done.len() as u64);
     let queue: Queue = Mutex::new(Box::new(
-        crate::referee::shard::select(schedule(cfg, &openings), cfg.shard)
+        crate::referee::records::shard::select(schedule(cfg, &openings), cfg.shard)
             .filter(|s| !done_set.contains(&s.game)),
     ));
     let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();

@@ -3,10 +3,11 @@
 
 use std::collections::BTreeMap;
 
-use crate::referee::config::{RunConfig, TournamentKind};
-use crate::referee::game::{GameRecord, GameSpec};
+use crate::referee::game::GameSpec;
 use crate::referee::openings::Openings;
-use crate::referee::stats::{Pentanomial, Wdl};
+use crate::referee::records::record::GameRecord;
+use crate::referee::settings::{RunConfig, TournamentKind};
+use crate::referee::stats::elo::{Pentanomial, Wdl};
 
 /// The pairs of players that meet, first-named first.
 pub fn encounters(kind: TournamentKind, players: usize) -> Vec<(usize, usize)> {
@@ -172,7 +173,7 @@ mod tests {
     use super::*;
 
     fn cfg(flags: &str) -> RunConfig {
-        crate::referee::config::run_config(flags)
+        crate::referee::cli::run_config(flags)
     }
 
     #[test]

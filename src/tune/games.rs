@@ -5,10 +5,10 @@
 
 use std::sync::Mutex;
 
-use crate::referee::config::{EngineConfig, RunConfig};
 use crate::referee::game::{play_game, GameSpec};
 use crate::referee::openings::Openings;
-use crate::referee::player::{EnginePlayer, Player, Timeouts};
+use crate::referee::players::player::{EnginePlayer, Player, Timeouts};
+use crate::referee::settings::{EngineConfig, RunConfig};
 use crate::tune::spsa::Probe;
 
 pub struct IterationGames {

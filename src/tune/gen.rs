@@ -1,7 +1,7 @@
 //! `punct-tune gen`: a data set for Texel tuning from self-play at a fixed node count, played
 //! by the referee (seeded random openings, concurrency, resume, shards) with `-sample` on.
 
-use crate::referee::config::{parse_args, Command};
+use crate::referee::cli::{parse_args, Command};
 use crate::referee::runner;
 use crate::tune::args::Args;
 

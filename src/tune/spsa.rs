@@ -18,8 +18,8 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::referee::jsonl::read_objects;
 use crate::referee::openings::mix;
+use crate::referee::records::jsonl::read_objects;
 
 pub const LOG_VERSION: u32 = 1;
 

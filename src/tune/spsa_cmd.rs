@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use crate::engine::search::params::specs;
-use crate::referee::config::{parse_args, Command};
+use crate::referee::cli::{parse_args, Command};
 use crate::referee::signals;
 use crate::tune::args::Args;
 use crate::tune::games::IterationGames;

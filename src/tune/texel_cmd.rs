@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use crate::engine::search::params::{specs, specs_of, Group, Params};
 use crate::referee::openings::mix;
-use crate::referee::sample::read_samples;
+use crate::referee::records::sample::read_samples;
 use crate::rules::notation::parse_position;
 use crate::rules::position::Variant;
 use crate::tune::args::Args;
@@ -90,7 +90,7 @@ pub fn run(words: &[String]) -> Result<(), String> {
     let (valid_samples, train_samples): (Vec<_>, Vec<_>) =
         samples.iter().partition(|s| is_valid(s.game));
     let t1 = Instant::now();
-    let build = |part: &[&crate::referee::sample::Sample]| {
+    let build = |part: &[&crate::referee::records::sample::Sample]| {
         Dataset::build(
             part,
             |s| {

@@ -2,11 +2,11 @@
 //! (fishtest greps `Games:` and `Ptnml(0-2):`, cutechess users `Score of` and `Elo difference:`).
 //! Infinite values print as `inf`, undefined ones (no games, zero variance) as `n/a`.
 
-use super::sprt::{Sprt, SprtDecision};
-use super::stats::{
+use super::elo::{
     los_pentanomial, los_trinomial, pentanomial_elo, pentanomial_nelo, trinomial_elo,
     trinomial_nelo, EloEstimate, Pentanomial, Wdl,
 };
+use super::sprt::{Sprt, SprtDecision};
 
 /// cutechess's running score: `Score of A vs B: 10 - 5 - 3  [0.639] 18`.
 pub fn score_line(first: &str, second: &str, w: &Wdl) -> String {
@@ -164,7 +164,7 @@ pub fn standings_table(players: &[PlayerStanding]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::referee::sprt::SprtModel;
+    use crate::referee::stats::sprt::SprtModel;
 
     const W10_L5_D3: Wdl = Wdl {
         wins: 10,

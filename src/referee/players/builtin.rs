@@ -1,5 +1,5 @@
 //! Built-in players that need no process: `builtin:random` plays uniform random legal moves,
-//! `builtin:greedy` looks one ply ahead (see [`greedy`](crate::referee::greedy)).
+//! `builtin:greedy` looks one ply ahead (see [`greedy`](crate::referee::players::greedy)).
 //!
 //! Both are one [`BuiltinPlayer`] with a different [`Choose`] function, so a new built-in is
 //! a row of [`BUILTINS`] and its choice function.
@@ -9,9 +9,9 @@ use std::time::{Duration, Instant};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::referee::config::Proto;
-use crate::referee::greedy;
-use crate::referee::player::{Fault, Player, Reply, SearchInfo, ThinkRequest};
+use crate::referee::players::greedy;
+use crate::referee::players::player::{Fault, Player, Reply, SearchInfo, ThinkRequest};
+use crate::referee::settings::Proto;
 
 /// Picks the move token for a request, drawing any randomness from the generator (seeded per
 /// game, so a game can be replayed).

@@ -19,7 +19,7 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use crate::referee::game::GameRecord;
+use crate::referee::records::record::GameRecord;
 
 pub const FORMAT_VERSION: u32 = 1;
 

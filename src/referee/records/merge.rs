@@ -8,15 +8,15 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use crate::referee::config::SprtConfig;
-use crate::referee::game::GameRecord;
-use crate::referee::jsonl::{games_of, read_objects};
-use crate::referee::report::{
+use crate::referee::exit::{EXIT_BAD_ARGS, EXIT_OK, EXIT_SPRT_H0};
+use crate::referee::records::jsonl::{games_of, read_objects};
+use crate::referee::records::record::GameRecord;
+use crate::referee::settings::SprtConfig;
+use crate::referee::stats::elo::{Pentanomial, Wdl};
+use crate::referee::stats::report::{
     match_summary, score_line, standings_table, MatchReport, PlayerStanding,
 };
-use crate::referee::runner::{EXIT_BAD_ARGS, EXIT_OK, EXIT_SPRT_H0};
-use crate::referee::sprt::SprtDecision;
-use crate::referee::stats::{Pentanomial, Wdl};
+use crate::referee::stats::sprt::SprtDecision;
 use crate::referee::tournament::Standings;
 
 /// The shards' logs read together.

@@ -5,35 +5,7 @@
 //! openings exactly as the whole run would, so `-merge` of their logs gives the run's figures.
 
 use crate::referee::game::GameSpec;
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Shard {
-    pub index: u32,
-    pub count: u32,
-}
-
-impl Shard {
-    /// Reads `I/N` with `0 <= I < N`.
-    pub fn parse(text: &str) -> Result<Shard, String> {
-        let bad = || format!("-shard: '{text}' is not I/N with 0 <= I < N (0-based index)");
-        let (i, n) = text.split_once('/').ok_or_else(bad)?;
-        let index: u32 = i.trim().parse().map_err(|_| bad())?;
-        let count: u32 = n.trim().parse().map_err(|_| bad())?;
-        if count == 0 || index >= count {
-            return Err(bad());
-        }
-        Ok(Shard { index, count })
-    }
-
-    /// Whether game pair `pair` (1-based) belongs to this shard.
-    pub fn owns_pair(&self, pair: u64) -> bool {
-        (pair.saturating_sub(1)) % u64::from(self.count) == u64::from(self.index)
-    }
-
-    pub fn label(&self) -> String {
-        format!("{}/{}", self.index, self.count)
-    }
-}
+use crate::referee::settings::Shard;
 
 /// The games of `specs` that `shard` plays (all of them without a shard).
 pub fn select(
@@ -57,7 +29,7 @@ mod tests {
 
     #[test]
     fn flags_and_toml_give_shard_and_sample() {
-        use crate::referee::config::{parse_args, run_config, toml_to_args, Command};
+        use crate::referee::cli::{parse_args, run_config, toml_to_args, Command};
         let flags = "-engine cmd=a nodes=5 -engine cmd=b nodes=5 -shard 1/3 \
                      -sample file=s.txt freq=0.5 quiet=true";
         let c = run_config(flags);
@@ -70,7 +42,7 @@ mod tests {
             Command::Run(t) => assert_eq!(*t, c),
             other => panic!("{other:?}"),
         }
-        let bad = crate::referee::config::split_words(
+        let bad = crate::referee::cli::split_words(
             "-engine cmd=a nodes=5 -engine cmd=b nodes=5 -shard 3/3",
         );
         assert!(parse_args(&bad).is_err());

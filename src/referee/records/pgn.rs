@@ -24,8 +24,8 @@
 
 use std::fmt::Write as _;
 
-use crate::referee::game::GameRecord;
-use crate::referee::player::Score;
+use crate::referee::players::player::Score;
+use crate::referee::records::record::GameRecord;
 
 /// Today's date as `YYYY.MM.DD` (UTC).
 pub fn today() -> String {
@@ -322,7 +322,7 @@ mod tests {
         assert_eq!(civil_from_days(0), (1970, 1, 1));
         assert_eq!(civil_from_days(12_477), (2004, 2, 29));
     }
-    use crate::referee::game::MoveRecord;
+    use crate::referee::records::record::MoveRecord;
 
     fn record() -> GameRecord {
         let mv = |m: &str, score| MoveRecord {

@@ -1,240 +1,31 @@
-//! The run configuration: cutechess-style flags and a TOML file, both read into one [`RunConfig`].
+//! The command line: cutechess-style flags and TOML files (`-config`), both read into one
+//! [`Command`] (a [`RunConfig`] for a run). This is the one part of the referee that knows every
+//! other part (built-in players, `-sample`, `-shard`, ...); nothing below imports it.
 //!
-//! A TOML file is turned into the same flag tokens as the command line, in place of
-//! `-config FILE`, so both share one parser and later flags override the file. Format:
-//!
-//! ```toml
-//! tournament = "match"            # -tournament match
-//! games = 2                       # -games 2
-//! rounds = 10                     # -rounds 10
-//! concurrency = 2                 # -concurrency 2
-//! norepetition = false            # booleans: true gives the bare flag, false nothing
-//! pgnout = "tournaments/results/smoke.pgn"
-//! random-openings = { plies = 4 } # tables give key=value tokens: -random-openings plies=4
-//! sprt = { elo0 = 0, elo1 = 10, alpha = 0.05, beta = 0.05 }
-//!
-//! [each]                          # -each tc=1+0.01
-//! tc = "1+0.01"
-//!
-//! [[engine]]                      # -engine cmd=target/release/punct name=punct option.Hash=16
-//! cmd = "target/release/punct"
-//! name = "punct"
-//! options = { Hash = 16 }         # option.<Name>=<value>
-//! args = ["--flag", "two words"]  # or a string split at spaces; an array keeps each item whole
-//! ```
+//! `values` (numbers, words, `key=value`, the `-sample` keys), `engine_keys` (`-engine` and
+//! `-each`), `toml` (`-config FILE`); the flags themselves are read here.
+
+mod engine_keys;
+mod toml_file;
+mod values;
 
 use std::path::PathBuf;
-use std::str::FromStr;
 use std::time::Duration;
 
-use crate::referee::builtin::BUILTINS;
-use crate::referee::timecontrol::TimeControl;
+pub use engine_keys::build_engine;
+pub use toml_file::toml_to_args;
+pub use values::{split_words, MAX_CONCURRENCY, MAX_SECONDS};
+
+use crate::referee::settings::{
+    DrawAdjudication, EngineConfig, OpeningOrder, OpeningSource, ResignAdjudication, RunConfig,
+    Shard, SprtConfig, SprtModelName, SuiteConfig, TournamentKind,
+};
 use crate::rules::position::Variant;
-
-/// The handshake an engine speaks.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Proto {
-    Uci,
-    Ugi,
-}
-
-impl Proto {
-    pub fn name(self) -> &'static str {
-        match self {
-            Proto::Uci => "uci",
-            Proto::Ugi => "ugi",
-        }
-    }
-}
-
-/// One player.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EngineConfig {
-    pub name: String,
-    /// A program, or a built-in player (`builtin:random`, `builtin:greedy`).
-    pub cmd: String,
-    pub dir: Option<PathBuf>,
-    pub args: Vec<String>,
-    /// `setoption` pairs in the order given.
-    pub options: Vec<(String, String)>,
-    /// A time control in cutechess syntax, already checked to parse.
-    pub tc: Option<String>,
-    /// Fixed time per move.
-    pub st: Option<Duration>,
-    pub nodes: Option<u64>,
-    pub depth: Option<u32>,
-    /// Grace on top of the clock before a move counts as late.
-    pub timemargin: Duration,
-    pub proto: Proto,
-}
-
-impl EngineConfig {
-    pub fn is_builtin(&self) -> bool {
-        self.cmd.starts_with("builtin:")
-    }
-
-    /// The time control (None when the engine plays without a clock).
-    pub fn time_control(&self) -> Option<TimeControl> {
-        self.tc.as_deref().and_then(|t| t.parse().ok())
-    }
-
-    /// The limit as the PGN `TimeControl` tag shows it.
-    pub fn limit_text(&self) -> String {
-        let mut parts = Vec::new();
-        if let Some(tc) = &self.tc {
-            parts.push(tc.clone());
-        }
-        if let Some(st) = self.st {
-            parts.push(format!("st={}", st.as_secs_f64()));
-        }
-        if let Some(d) = self.depth {
-            parts.push(format!("depth={d}"));
-        }
-        if let Some(n) = self.nodes {
-            parts.push(format!("nodes={n}"));
-        }
-        if parts.is_empty() {
-            "-".to_string()
-        } else {
-            parts.join(" ")
-        }
-    }
-}
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum TournamentKind {
-    Match,
-    Gauntlet,
-    RoundRobin,
-}
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum OpeningOrder {
-    Random,
-    Sequential,
-}
-
-/// Where the start positions of the game pairs come from.
-#[derive(Clone, Debug, PartialEq)]
-pub enum OpeningSource {
-    /// Every game from the empty board.
-    StartPosition,
-    /// `plies` random legal plies from the start, seeded by `-srand` and the pair number.
-    RandomPlies { plies: u32 },
-    /// Position strings, one per line (`#` comments and blank lines skipped).
-    File {
-        path: PathBuf,
-        order: OpeningOrder,
-        /// 1-based index of the first opening used.
-        start: usize,
-    },
-}
-
-/// `-draw`: both engines' scores within `score` for `movecount` moves each, from `movenumber` on.
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub struct DrawAdjudication {
-    pub movenumber: u32,
-    pub movecount: u32,
-    pub score: i32,
-}
-
-/// `-resign`: an engine whose own score is at or below `-score` for `movecount` moves loses.
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub struct ResignAdjudication {
-    pub movecount: u32,
-    pub score: i32,
-}
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum SprtModelName {
-    Normalized,
-    Logistic,
-}
-
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub struct SprtConfig {
-    pub elo0: f64,
-    pub elo1: f64,
-    pub alpha: f64,
-    pub beta: f64,
-    pub model: SprtModelName,
-}
-
-impl SprtConfig {
-    pub fn to_sprt(self) -> crate::referee::sprt::Sprt {
-        use crate::referee::sprt::{Sprt, SprtModel};
-        Sprt {
-            elo0: self.elo0,
-            elo1: self.elo1,
-            alpha: self.alpha,
-            beta: self.beta,
-            model: match self.model {
-                SprtModelName::Normalized => SprtModel::Normalized,
-                SprtModelName::Logistic => SprtModel::Logistic,
-            },
-        }
-    }
-}
-
-/// Everything a tournament run needs.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RunConfig {
-    pub engines: Vec<EngineConfig>,
-    pub tournament: TournamentKind,
-    /// Games per encounter per round (rounded up to whole pairs).
-    pub games: u32,
-    pub rounds: u32,
-    pub concurrency: usize,
-    pub variant: Variant,
-    pub openings: OpeningSource,
-    pub srand: u64,
-    /// Full moves after which the game is a draw.
-    pub maxmoves: Option<u32>,
-    pub repetition: bool,
-    pub draw: Option<DrawAdjudication>,
-    pub resign: Option<ResignAdjudication>,
-    pub sprt: Option<SprtConfig>,
-    pub pgnout: Option<PathBuf>,
-    /// Folder for a picture of each game's final position (`game-NNNN.svg`).
-    pub svgout: Option<PathBuf>,
-    pub jsonl: Option<PathBuf>,
-    pub ratinginterval: u32,
-    pub resume: bool,
-    /// Start afresh even when records of an earlier run exist (they are replaced).
-    pub overwrite: bool,
-    pub strict: bool,
-    pub event: String,
-    /// Seconds an engine has to answer `uci`/`ugi`.
-    pub startup_timeout: Duration,
-    /// Seconds an engine has to answer `isready`.
-    pub ready_timeout: Duration,
-    /// Deadline for a move when the engine has no clock (depth, nodes only).
-    pub watchdog: Duration,
-    /// `-sample`: positions with scores and results for tuning.
-    pub sample: Option<crate::referee::sample::SampleConfig>,
-    /// `-shard I/N`: play only this part of the games.
-    pub shard: Option<crate::referee::shard::Shard>,
-}
-
-impl RunConfig {
-    /// Every file the run writes, with its flag (no two may be the same file).
-    pub fn output_paths(&self) -> Vec<(&'static str, &std::path::Path)> {
-        let mut out = Vec::new();
-        if let Some(p) = &self.pgnout {
-            out.push(("-pgnout", p.as_path()));
-        }
-        if let Some(p) = &self.jsonl {
-            out.push(("-jsonl", p.as_path()));
-        }
-        if let Some(s) = &self.sample {
-            out.push(("-sample", s.path.as_path()));
-        }
-        if let Some(p) = &self.svgout {
-            out.push(("-svgout", p.as_path()));
-        }
-        out
-    }
-}
+use toml_file::expand_configs;
+use values::{
+    in_range, is_flag, parse_num, parse_sample_flag, positive, split_kv, MAX_ELO, MAX_MOVES,
+    MAX_MS, MAX_PLIES, MAX_SCORE,
+};
 
 /// What the command line asks for.
 #[derive(Clone, Debug, PartialEq)]
@@ -246,9 +37,11 @@ pub enum Command {
     CheckPgn(Vec<PathBuf>, Variant),
     /// Combine the JSONL logs of shards into one run's statistics.
     Merge(Vec<PathBuf>, Option<SprtConfig>),
+    /// Run test suites (`-suite FILE`) against one engine.
+    Suite(Box<SuiteConfig>),
+    /// `--version`.
+    Version,
 }
-
-pub const DEFAULT_TIMEMARGIN: Duration = Duration::from_millis(50);
 
 /// Flags that take `key=value` tokens until the next flag.
 const KV_FLAGS: &[&str] = &[
@@ -268,303 +61,6 @@ const KV_FLAGS: &[&str] = &[
 pub fn parse_args(args: &[String]) -> Result<Command, String> {
     let tokens = expand_configs(args, 0)?;
     Parser::default().parse(&tokens)
-}
-
-/// Replaces each `-config FILE` by the flags the file holds.
-fn expand_configs(args: &[String], depth: u32) -> Result<Vec<String>, String> {
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        if args[i] == "-config" {
-            let path = args.get(i + 1).ok_or("-config needs a file")?;
-            if depth > 4 {
-                return Err("-config nested too deeply".into());
-            }
-            let text = std::fs::read_to_string(path).map_err(|e| format!("-config {path}: {e}"))?;
-            let inner = toml_to_args(&text).map_err(|e| format!("-config {path}: {e}"))?;
-            out.extend(expand_configs(&inner, depth + 1)?);
-            i += 2;
-        } else {
-            out.push(args[i].clone());
-            i += 1;
-        }
-    }
-    Ok(out)
-}
-
-fn toml_scalar(key: &str, v: &toml::Value) -> Result<String, String> {
-    match v {
-        toml::Value::String(s) => Ok(s.clone()),
-        toml::Value::Integer(i) => Ok(i.to_string()),
-        toml::Value::Float(f) => Ok(f.to_string()),
-        toml::Value::Boolean(b) => Ok(b.to_string()),
-        _ => Err(format!("'{key}' must be a string, number or boolean")),
-    }
-}
-
-/// `key=value` tokens of one table (engine, each, openings, draw, ...).
-fn toml_table_tokens(table: &toml::Table) -> Result<Vec<String>, String> {
-    let mut out = Vec::new();
-    for (k, v) in table {
-        match (k.as_str(), v) {
-            ("options", toml::Value::Table(opts)) => {
-                for (name, value) in opts {
-                    out.push(format!("option.{name}={}", toml_scalar(name, value)?));
-                }
-            }
-            ("args", toml::Value::Array(items)) => {
-                for item in items {
-                    out.push(format!("arg={}", toml_scalar("args", item)?));
-                }
-            }
-            _ => out.push(format!("{k}={}", toml_scalar(k, v)?)),
-        }
-    }
-    Ok(out)
-}
-
-/// Flags without a value: `true` in a file gives the bare flag, `false` nothing.
-const BOOL_FLAGS: &[&str] = &[
-    "-norepetition",
-    "-resume",
-    "-overwrite",
-    "-strict",
-    "-recover",
-    "-repeat",
-];
-
-/// Flags that may repeat: a list in a file gives the flag once per item.
-const LIST_FLAGS: &[&str] = &["-check-pgn"];
-
-/// The flag tokens a TOML configuration stands for. A value of the wrong type (a list or a
-/// boolean where one value is expected) is an error, not a guess.
-pub fn toml_to_args(text: &str) -> Result<Vec<String>, String> {
-    let table: toml::Table = text.parse().map_err(|e: toml::de::Error| e.to_string())?;
-    let mut out = Vec::new();
-    let mut engines = Vec::new();
-    for (key, value) in &table {
-        let flag = format!("-{}", key.replace('_', "-"));
-        match value {
-            toml::Value::Array(items) if key == "engine" || key == "engines" => {
-                for item in items {
-                    let t = item.as_table().ok_or("each [[engine]] must be a table")?;
-                    engines.push("-engine".to_string());
-                    engines.extend(toml_table_tokens(t)?);
-                }
-            }
-            toml::Value::Table(t) => {
-                out.push(flag);
-                out.extend(toml_table_tokens(t)?);
-            }
-            toml::Value::Integer(n) if key == "random-openings" || key == "random_openings" => {
-                out.push(flag);
-                out.push(format!("plies={n}"));
-            }
-            toml::Value::Boolean(b) if BOOL_FLAGS.contains(&flag.as_str()) => {
-                if *b {
-                    out.push(flag);
-                }
-            }
-            v if BOOL_FLAGS.contains(&flag.as_str()) => {
-                return Err(format!("'{key}' must be true or false, not {v}"));
-            }
-            toml::Value::Boolean(b) => {
-                return Err(format!("'{key}' needs a value, not {b}"));
-            }
-            toml::Value::Array(_) if !LIST_FLAGS.contains(&flag.as_str()) => {
-                return Err(format!("'{key}' takes one value, not a list"));
-            }
-            toml::Value::Array(items) => {
-                // A list value (e.g. check-pgn files): repeat the flag per item.
-                for item in items {
-                    out.push(flag.clone());
-                    out.push(toml_scalar(key, item)?);
-                }
-            }
-            v => {
-                out.push(flag);
-                out.push(toml_scalar(key, v)?);
-            }
-        }
-    }
-    // Engines last keeps their order; top-level order does not matter to the parser.
-    out.extend(engines);
-    Ok(out)
-}
-
-/// Splits `args="a 'b c'"` into words, honouring single and double quotes.
-pub fn split_words(s: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut quote: Option<char> = None;
-    let mut any = false;
-    for ch in s.chars() {
-        match quote {
-            Some(q) if ch == q => quote = None,
-            Some(_) => cur.push(ch),
-            None if ch == '"' || ch == '\'' => {
-                quote = Some(ch);
-                any = true;
-            }
-            None if ch.is_whitespace() => {
-                if any || !cur.is_empty() {
-                    out.push(std::mem::take(&mut cur));
-                }
-                any = false;
-            }
-            None => cur.push(ch),
-        }
-    }
-    if any || !cur.is_empty() {
-        out.push(cur);
-    }
-    out
-}
-
-fn parse_num<T: FromStr>(flag: &str, v: &str) -> Result<T, String> {
-    v.trim()
-        .parse()
-        .map_err(|_| format!("{flag}: '{v}' is not a valid number"))
-}
-
-/// Longest time any flag may give, in seconds (about 11 days): far beyond any real game, and
-/// far from the overflow of deadline arithmetic.
-pub const MAX_SECONDS: u64 = 1_000_000;
-/// The same in milliseconds, for the `-ms` flags and `timemargin`.
-const MAX_MS: u64 = MAX_SECONDS * 1000;
-/// Most games played at once (each is two engine processes and a thread).
-pub const MAX_CONCURRENCY: usize = 256;
-/// Most random opening plies, move counts and scores (centipawns) a flag may give.
-const MAX_PLIES: u32 = 1000;
-const MAX_MOVES: u32 = 1_000_000;
-const MAX_SCORE: i32 = 1_000_000;
-/// Largest |Elo| of an SPRT hypothesis.
-const MAX_ELO: f64 = 2000.0;
-
-fn parse_secs(flag: &str, v: &str) -> Result<Duration, String> {
-    let s: f64 = parse_num(flag, v)?;
-    if !(s.is_finite() && s >= 0.0) {
-        return Err(format!("{flag}: '{v}' is not a valid number of seconds"));
-    }
-    if s > MAX_SECONDS as f64 {
-        return Err(format!("{flag}: '{v}' is more than {MAX_SECONDS} seconds"));
-    }
-    Ok(Duration::from_secs_f64(s))
-}
-
-/// A number within `lo..=hi` (NaN is not).
-fn in_range<T: FromStr + PartialOrd + std::fmt::Display>(
-    flag: &str,
-    v: &str,
-    lo: T,
-    hi: T,
-) -> Result<T, String> {
-    let n: T = parse_num(flag, v)?;
-    if !(n >= lo && n <= hi) {
-        return Err(format!("{flag}: '{v}' must be in {lo}..={hi}"));
-    }
-    Ok(n)
-}
-
-fn split_kv<'a>(flag: &str, token: &'a str) -> Result<(&'a str, &'a str), String> {
-    token
-        .split_once('=')
-        .ok_or_else(|| format!("{flag}: expected key=value, got '{token}'"))
-}
-
-/// Applies engine `key=value` tokens on top of `e`.
-fn apply_engine_tokens(e: &mut EngineConfig, tokens: &[String], flag: &str) -> Result<(), String> {
-    for t in tokens {
-        let (k, v) = split_kv(flag, t)?;
-        if let Some(name) = k.strip_prefix("option.") {
-            if name.is_empty() {
-                return Err(format!("{flag}: option without a name in '{t}'"));
-            }
-            e.options.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
-            e.options.push((name.to_string(), v.to_string()));
-            continue;
-        }
-        match k {
-            "cmd" => e.cmd = v.to_string(),
-            "name" => e.name = v.to_string(),
-            "dir" => e.dir = Some(PathBuf::from(v)),
-            "args" => e.args = split_words(v),
-            "arg" => e.args.push(v.to_string()),
-            "tc" => {
-                if v == "inf" || v.is_empty() {
-                    e.tc = None;
-                } else {
-                    let t =
-                        TimeControl::from_str(v).map_err(|err| format!("{flag} tc={v}: {err}"))?;
-                    let max = Duration::from_secs(MAX_SECONDS);
-                    if t.base > max || t.increment > max {
-                        return Err(format!(
-                            "{flag} tc={v}: times must be at most {MAX_SECONDS} seconds"
-                        ));
-                    }
-                    e.tc = Some(v.to_string());
-                }
-            }
-            "st" => e.st = Some(parse_secs(&format!("{flag} st"), v)?),
-            "nodes" => e.nodes = Some(parse_num(&format!("{flag} nodes"), v)?),
-            "depth" | "plies" => e.depth = Some(parse_num(&format!("{flag} depth"), v)?),
-            "timemargin" => {
-                e.timemargin =
-                    Duration::from_millis(in_range(&format!("{flag} timemargin"), v, 0, MAX_MS)?)
-            }
-            "proto" => {
-                e.proto = match v {
-                    "uci" => Proto::Uci,
-                    "ugi" => Proto::Ugi,
-                    _ => return Err(format!("{flag}: proto must be uci or ugi, not '{v}'")),
-                }
-            }
-            // Accepted for cutechess compatibility; the referee always restarts after a fault.
-            "restart" => {}
-            _ => return Err(format!("{flag}: unknown key '{k}'")),
-        }
-    }
-    Ok(())
-}
-
-fn blank_engine() -> EngineConfig {
-    EngineConfig {
-        name: String::new(),
-        cmd: String::new(),
-        dir: None,
-        args: Vec::new(),
-        options: Vec::new(),
-        tc: None,
-        st: None,
-        nodes: None,
-        depth: None,
-        timemargin: DEFAULT_TIMEMARGIN,
-        proto: Proto::Uci,
-    }
-}
-
-/// Builds one engine from `-each` tokens then its own (its own win).
-pub fn build_engine(each: &[String], own: &[String], flag: &str) -> Result<EngineConfig, String> {
-    let mut e = blank_engine();
-    apply_engine_tokens(&mut e, each, "-each")?;
-    apply_engine_tokens(&mut e, own, flag)?;
-    if e.cmd.is_empty() {
-        return Err(format!("{flag}: cmd= is missing"));
-    }
-    if e.is_builtin() && !BUILTINS.iter().any(|(c, _)| *c == e.cmd) {
-        return Err(format!(
-            "{flag}: unknown built-in player '{}' ({})",
-            e.cmd,
-            BUILTINS.map(|(c, _)| c).join(", ")
-        ));
-    }
-    if e.name.is_empty() {
-        e.name = std::path::Path::new(&e.cmd)
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| e.cmd.clone());
-    }
-    Ok(e)
 }
 
 #[derive(Default)]
@@ -597,9 +93,13 @@ struct Parser {
     startup_ms: Option<u64>,
     ready_ms: Option<u64>,
     watchdog_ms: Option<u64>,
-    sample: Option<crate::referee::sample::SampleConfig>,
-    shard: Option<crate::referee::shard::Shard>,
+    sample: Option<crate::referee::settings::SampleConfig>,
+    shard: Option<crate::referee::settings::Shard>,
     merge: Option<Vec<PathBuf>>,
+    suite: Vec<PathBuf>,
+    junit: Option<PathBuf>,
+    suite_min: Option<usize>,
+    version: bool,
 }
 
 impl Parser {
@@ -620,6 +120,10 @@ impl Parser {
             match flag {
                 "-h" | "-help" | "--help" => {
                     self.help = true;
+                    continue;
+                }
+                "-version" | "--version" => {
+                    self.version = true;
                     continue;
                 }
                 "-norepetition" => {
@@ -688,7 +192,10 @@ impl Parser {
                 "-ping-ms" => self.ready_ms = Some(in_range(flag, value, 1, MAX_MS)?),
                 "-watchdog-ms" => self.watchdog_ms = Some(in_range(flag, value, 1, MAX_MS)?),
                 "-check-pgn" => self.check_pgn.push(PathBuf::from(value)),
-                "-shard" => self.shard = Some(crate::referee::shard::Shard::parse(value)?),
+                "-suite" => self.suite.push(PathBuf::from(value)),
+                "-junit" => self.junit = Some(PathBuf::from(value)),
+                "-suite-min" => self.suite_min = Some(parse_num(flag, value)?),
+                "-shard" => self.shard = Some(Shard::parse(value)?),
                 _ => return Err(format!("unknown flag '{flag}' (see --help)")),
             }
         }
@@ -700,7 +207,7 @@ impl Parser {
             "-engine" => self.engines.push(kv.to_vec()),
             "-each" => self.each.extend_from_slice(kv),
             "-compliance" => self.compliance = Some(kv.to_vec()),
-            "-sample" => self.sample = Some(crate::referee::sample::parse_sample_flag(kv)?),
+            "-sample" => self.sample = Some(parse_sample_flag(kv)?),
             "-merge" => self.merge = Some(kv.iter().map(PathBuf::from).collect()),
             "-openings" => {
                 let mut path = None;
@@ -839,6 +346,9 @@ impl Parser {
         if self.help {
             return Ok(Command::Help);
         }
+        if self.version {
+            return Ok(Command::Version);
+        }
         let variant = self.variant.unwrap_or_default();
         if let Some(kv) = &self.compliance {
             let e = build_engine(&self.each, kv, "-compliance")?;
@@ -855,6 +365,12 @@ impl Parser {
                 return Err("-merge needs the JSONL files of the shards".into());
             }
             return Ok(Command::Merge(files, self.sprt));
+        }
+        if !self.suite.is_empty() {
+            return self.suite_command(variant);
+        }
+        if self.junit.is_some() || self.suite_min.is_some() {
+            return Err("-junit and -suite-min go with -suite FILE".into());
         }
         let mut engines = Vec::new();
         for (n, own) in self.engines.iter().enumerate() {
@@ -948,17 +464,40 @@ impl Parser {
     }
 }
 
-/// A flag token: `-name` but not a negative number.
-fn is_flag(t: &str) -> bool {
-    t.starts_with('-') && t.len() > 1 && !t[1..].starts_with(|c: char| c.is_ascii_digit())
-}
-
-fn positive<T: FromStr + PartialOrd + Default>(flag: &str, v: &str) -> Result<T, String> {
-    let n: T = parse_num(flag, v)?;
-    if n <= T::default() {
-        return Err(format!("{flag}: '{v}' must be at least 1"));
+impl Parser {
+    /// `-suite FILE... -engine ...`: one engine, a limit per position.
+    fn suite_command(self, variant: Variant) -> Result<Command, String> {
+        if self.engines.len() != 1 {
+            return Err(format!(
+                "-suite needs exactly one -engine, not {}",
+                self.engines.len()
+            ));
+        }
+        let engine = build_engine(&self.each, &self.engines[0], "-engine")?;
+        if !engine.is_builtin()
+            && engine.tc.is_none()
+            && engine.st.is_none()
+            && engine.depth.is_none()
+            && engine.nodes.is_none()
+        {
+            return Err(format!(
+                "engine '{}' has no limit: give tc=, st=, depth= or nodes=",
+                engine.name
+            ));
+        }
+        let ms = |v: Option<u64>, d: u64| Duration::from_millis(v.unwrap_or(d));
+        Ok(Command::Suite(Box::new(SuiteConfig {
+            files: self.suite,
+            engine,
+            concurrency: self.concurrency.unwrap_or(1),
+            variant,
+            junit: self.junit,
+            min_solved: self.suite_min,
+            startup_timeout: ms(self.startup_ms, 10_000),
+            ready_timeout: ms(self.ready_ms, 10_000),
+            watchdog: ms(self.watchdog_ms, 60_000),
+        })))
     }
-    Ok(n)
 }
 
 /// The run configuration of a flag string (tests of the referee's modules).
@@ -973,6 +512,7 @@ pub(crate) fn run_config(flags: &str) -> RunConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::referee::settings::Proto;
 
     fn args(s: &str) -> Vec<String> {
         split_words(s)
@@ -1228,6 +768,33 @@ mod tests {
                 assert_eq!(e.proto, Proto::Ugi);
             }
             other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn suite_and_version_flags() {
+        assert_eq!(parse_args(&args("--version")).unwrap(), Command::Version);
+        assert_eq!(parse_args(&args("-version")).unwrap(), Command::Version);
+        match parse_args(&args(
+            "-suite a.epd -suite b.epd -engine cmd=./e depth=3 -concurrency 2 -junit r.xml -suite-min 5",
+        ))
+        .unwrap()
+        {
+            Command::Suite(s) => {
+                assert_eq!(s.files, vec![PathBuf::from("a.epd"), PathBuf::from("b.epd")]);
+                assert_eq!((s.engine.depth, s.concurrency), (Some(3), 2));
+                assert_eq!(s.junit, Some(PathBuf::from("r.xml")));
+                assert_eq!(s.min_solved, Some(5));
+            }
+            other => panic!("{other:?}"),
+        }
+        for bad in [
+            "-suite a.epd",
+            "-suite a.epd -engine cmd=./e",
+            "-suite a.epd -engine cmd=./e depth=1 -engine cmd=./f depth=1",
+            "-engine cmd=./e depth=1 -engine cmd=./f depth=1 -junit r.xml",
+        ] {
+            assert!(parse_args(&args(bad)).is_err(), "{bad}");
         }
     }
 }

@@ -11,10 +11,10 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::referee::config::{OpeningSource, RunConfig};
-use crate::referee::game::GameRecord;
-use crate::referee::jsonl::{games_of, read_objects};
-use crate::referee::pgn::format_game;
+use crate::referee::records::jsonl::{games_of, read_objects};
+use crate::referee::records::pgn::format_game;
+use crate::referee::records::record::GameRecord;
+use crate::referee::settings::{OpeningSource, RunConfig};
 
 /// A short hash of everything that decides which games are played and how, so a resume with a
 /// different configuration is refused. Concurrency and the output switches may change. An

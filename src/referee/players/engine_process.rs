@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 
-use crate::referee::config::EngineConfig;
+use crate::referee::settings::EngineConfig;
 use crate::referee::signals;
 
 /// Longest output line kept; the rest of a longer line is dropped.

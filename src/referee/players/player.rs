@@ -4,8 +4,8 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::referee::config::{EngineConfig, Proto};
-use crate::referee::engine_process::{EngineProcess, IoFault};
+use crate::referee::players::engine_process::{EngineProcess, IoFault};
+use crate::referee::settings::{EngineConfig, Proto};
 use crate::rules::position::Position;
 
 /// A score as the engine reported it, from its own point of view.

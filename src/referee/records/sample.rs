@@ -15,14 +15,14 @@
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::{json, Value};
 
-use crate::referee::config::RunConfig;
-use crate::referee::game::GameRecord;
 use crate::referee::openings::{mix, wins_at_once};
-use crate::referee::player::Score;
+use crate::referee::players::player::Score;
+use crate::referee::records::record::GameRecord;
+use crate::referee::settings::{RunConfig, SampleConfig, SampleFormat};
 use crate::rules::notation::{parse_move, parse_position};
 use crate::rules::piece::Colour;
 use crate::rules::position::{Position, Variant};
@@ -30,79 +30,6 @@ use crate::rules::position::{Position, Variant};
 pub const SAMPLE_VERSION: u32 = 1;
 const TEXT_HEADER: &str =
     "# punct-sample 1 text: PIECES SIDE PLY SCORE(cp:N|mate:N|-) DEPTH RESULT GAME";
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum SampleFormat {
-    Text,
-    Jsonl,
-}
-
-/// What `-sample` asks for.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SampleConfig {
-    pub path: PathBuf,
-    /// Probability that a position is written (0 < freq <= 1), decided by a seeded hash.
-    pub freq: f64,
-    pub format: SampleFormat,
-    /// Positions before this ply (counted from the empty board) are skipped.
-    pub skip_plies: u32,
-    /// Skip positions where either player could connect (or win the centre count) in one move.
-    pub quiet: bool,
-}
-
-/// Parses the `key=value` tokens of `-sample`.
-pub fn parse_sample_flag(kv: &[String]) -> Result<SampleConfig, String> {
-    let mut c = SampleConfig {
-        path: PathBuf::new(),
-        freq: 1.0,
-        format: SampleFormat::Text,
-        skip_plies: 0,
-        quiet: false,
-    };
-    let mut file = false;
-    for t in kv {
-        let (k, v) = t
-            .split_once('=')
-            .ok_or_else(|| format!("-sample: '{t}' is not key=value"))?;
-        match k {
-            "file" => {
-                c.path = PathBuf::from(v);
-                file = true;
-            }
-            "freq" => {
-                c.freq = v
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|f| *f > 0.0 && *f <= 1.0)
-                    .ok_or_else(|| format!("-sample: freq '{v}' must lie in (0, 1]"))?
-            }
-            "format" => {
-                c.format = match v {
-                    "text" | "txt" => SampleFormat::Text,
-                    "jsonl" | "json" => SampleFormat::Jsonl,
-                    _ => return Err(format!("-sample: format '{v}' is not text or jsonl")),
-                }
-            }
-            "skipplies" | "skip" => {
-                c.skip_plies = v
-                    .parse()
-                    .map_err(|_| format!("-sample: skipplies '{v}' is not a number"))?
-            }
-            "quiet" => {
-                c.quiet = match v {
-                    "true" | "1" | "yes" => true,
-                    "false" | "0" | "no" => false,
-                    _ => return Err(format!("-sample: quiet '{v}' is not true or false")),
-                }
-            }
-            _ => return Err(format!("-sample: unknown key '{k}'")),
-        }
-    }
-    if !file {
-        return Err("-sample: file= is missing".into());
-    }
-    Ok(c)
-}
 
 /// One sampled position.
 #[derive(Clone, Debug, PartialEq)]
@@ -452,32 +379,6 @@ pub fn read_samples(path: &Path) -> Result<Vec<Sample>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn kv(s: &str) -> Vec<String> {
-        s.split_whitespace().map(str::to_string).collect()
-    }
-
-    #[test]
-    fn flag_keys_and_errors() {
-        let c = parse_sample_flag(&kv(
-            "file=a.txt freq=0.25 format=jsonl skipplies=4 quiet=true",
-        ))
-        .unwrap();
-        assert_eq!(c.path, PathBuf::from("a.txt"));
-        assert_eq!(
-            (c.freq, c.format, c.skip_plies, c.quiet),
-            (0.25, SampleFormat::Jsonl, 4, true)
-        );
-        for bad in [
-            "freq=0.5",
-            "file=a freq=0",
-            "file=a freq=2",
-            "file=a format=csv",
-            "file=a x=1",
-        ] {
-            assert!(parse_sample_flag(&kv(bad)).is_err(), "{bad}");
-        }
-    }
 
     #[test]
     fn lines_round_trip_in_both_formats() {

@@ -17,7 +17,7 @@
 //! `Normalized` (fastchess's default), nElo, s = ½ + nElo·σ_game·ln10/800 with σ_game measured from
 //! the (regularised) results: σ for games, √2·σ_pair for pairs.
 
-use super::stats::{
+use super::elo::{
     pentanomial_bins, sample, score_from_elo, wdl_bins, Pentanomial, Wdl, NELO_SCALE,
 };
 use serde::{Deserialize, Serialize};

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use rand::Rng;
 
-use crate::referee::greedy_score::{cell_set, Scorer};
+use crate::referee::players::greedy_score::{cell_set, Scorer};
 use crate::rules::cellset::CellSet;
 use crate::rules::geometry::{central_cells, Axis, Cell};
 use crate::rules::movegen::MoveSink;
