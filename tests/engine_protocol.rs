@@ -452,10 +452,14 @@ fn debug_log_file_copies_input_and_output() {
     let log = std::fs::read_to_string(&path).expect("the log was written");
     let _ = std::fs::remove_file(&path);
     assert!(log.contains(">> isready\n<< readyok\n"), "{log}");
-    assert!(
-        log.contains(">> frobnicate\n<< info string error: "),
-        "{log}"
-    );
+    // The answer to frobnicate is the first output line after it (it goes through the worker
+    // behind earlier work, so the next input line may be logged before it).
+    let after = &log[log.find(">> frobnicate\n").expect("input logged")..];
+    let answer = after
+        .lines()
+        .find(|l| l.starts_with("<< "))
+        .expect("answered");
+    assert!(answer.starts_with("<< info string error: "), "{log}");
 }
 
 #[test]
@@ -522,4 +526,130 @@ fn movestogo_one_spends_half_the_clock() {
     legal_bestmove(lines.last().unwrap(), &position_after(&["c5c6d6"]));
     assert!(took >= Duration::from_millis(190), "{took:?}");
     assert!(errors(&lines).is_empty(), "{lines:#?}");
+}
+
+/// The lines that mark the answer of one command in `pipelined_commands_are_answered_in_order`.
+fn is_key_line(l: &str) -> bool {
+    [
+        "id name ",
+        "uciok",
+        "readyok",
+        "response ",
+        "info string error",
+        "Nodes searched",
+        "Fen: ",
+        "eval total",
+        "moves ",
+        "bestmove ",
+    ]
+    .iter()
+    .any(|k| l.starts_with(k))
+}
+
+#[test]
+fn pipelined_commands_are_answered_in_order() {
+    // A whole session written at once, without waiting for any answer: each answer must come
+    // after the answers of every earlier command (readyok is queued behind the worker's work;
+    // query, d, eval and moves must not overtake it, nor a perft, nor a stopped search).
+    let script = [
+        "uci",
+        "isready",
+        "query p1turn",
+        "go perft 1",
+        "query p1turn",
+        "setoption name Hash value 8",
+        "setoption name Nope value 1",
+        "position startpos moves c5c6d6",
+        "query p1turn",
+        "query fen",
+        "d",
+        "eval",
+        "moves",
+        "go depth 3",
+        "stop",
+        "query islegal f5f6f7",
+        "isready",
+        "ucinewgame",
+        "query fen",
+        "isready",
+    ];
+    let mut e = Engine::start();
+    e.send_bytes(format!("{}\n", script.join("\n")).as_bytes());
+    let mut lines = Vec::new();
+    while lines.iter().filter(|l: &&String| *l == "readyok").count() < 3 {
+        lines.extend(e.until("readyok", LONG));
+    }
+    let keys: Vec<&str> = lines
+        .iter()
+        .map(String::as_str)
+        .filter(|l| is_key_line(l))
+        .collect();
+    let perft = Position::new(Variant::Standard).legal_moves().len();
+    let n = keys.len();
+    assert!(n >= 15, "{keys:#?}");
+    let expected_prefix = [
+        format!("id name Punct {}", env!("CARGO_PKG_VERSION")),
+        "uciok".into(),
+        "readyok".into(),
+        "response true".into(),
+        format!("Nodes searched: {perft}"),
+        "response true".into(),
+    ];
+    assert_eq!(keys[..6], expected_prefix, "{keys:#?}");
+    assert!(
+        keys[6].starts_with("info string error: setoption: "),
+        "{keys:#?}"
+    );
+    assert_eq!(
+        keys[7..11],
+        [
+            "response false",
+            "response Wc5c6d6 b 1",
+            "Fen: Wc5c6d6 b 1",
+            keys[10]
+        ],
+        "{keys:#?}"
+    );
+    assert!(keys[10].starts_with("eval total "), "{keys:#?}");
+    assert!(keys[11].starts_with("moves "), "{keys:#?}");
+    legal_bestmove(keys[12], &position_after(&["c5c6d6"]));
+    assert_eq!(
+        keys[13..],
+        ["response true", "readyok", "response - w 0", "readyok"],
+        "{keys:#?}"
+    );
+    // The search's info lines all come between moves and bestmove.
+    let first_info = lines.iter().position(|l| l.starts_with("info depth"));
+    let moves_at = lines.iter().position(|l| l.starts_with("moves ")).unwrap();
+    assert!(first_info.is_some_and(|i| i > moves_at), "{lines:#?}");
+}
+
+#[test]
+fn answers_during_a_running_search_keep_their_order() {
+    // While a search runs, isready and the other answers come at once (they do not wait for
+    // the search), still in the order of their commands; the search ends with one bestmove.
+    let mut e = Engine::start();
+    e.send_bytes(
+        b"position startpos moves c5c6d6\ngo depth 3\nisready\nquery p1turn\nd\neval\nquery fen\n",
+    );
+    let mut lines = e.until("response Wc5c6d6", LONG);
+    if !lines.iter().any(|l| l.starts_with("bestmove")) {
+        lines.extend(e.until("bestmove", LONG));
+    }
+    let keys: Vec<&str> = lines
+        .iter()
+        .map(String::as_str)
+        .filter(|l| is_key_line(l) && !l.starts_with("bestmove"))
+        .collect();
+    assert_eq!(keys.len(), 5, "{keys:#?}");
+    assert_eq!(
+        keys[..3],
+        ["readyok", "response false", "Fen: Wc5c6d6 b 1"],
+        "{keys:#?}"
+    );
+    assert!(keys[3].starts_with("eval total "), "{keys:#?}");
+    assert_eq!(keys[4], "response Wc5c6d6 b 1");
+    let best: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+    assert_eq!(best.len(), 1, "{lines:#?}");
+    legal_bestmove(best[0], &position_after(&["c5c6d6"]));
 }

@@ -4,8 +4,9 @@
 //!   only ever waits for input.
 //! - The loop thread parses each line, feeds the [`Session`] and carries out its effects: prints,
 //!   signals the running search through its [`SearchControl`], queues work for the worker.
-//! - The worker owns the [`Searcher`] and does its work in order, so `readyok` (queued as work)
-//!   comes only after every earlier command took effect.
+//! - The worker owns the [`Searcher`] and does its work in order, so `readyok` and the other
+//!   answers (queued as work unless a search is running) come only after every earlier command
+//!   took effect and in the order of the commands.
 //!
 //! Every stoppable job gets a fresh `SearchControl` made by the loop before it is queued: a
 //! `stop` sent right after `go` always reaches that search, and never an older or newer one.
@@ -532,7 +533,12 @@ pub fn run_with(
                 }
                 Effect::SetLogFile(path) => {
                     if let Err(e) = out.set_log(path.as_deref()) {
-                        out.line(&format!("info string error: {e}"));
+                        let line = format!("info string error: {e}");
+                        if session.answers_at_once() {
+                            out.line(&line);
+                        } else {
+                            let _ = job_tx.send((Work::Print(vec![line]), Arc::clone(&ctl)));
+                        }
                     }
                 }
                 Effect::Quit => {
