@@ -171,12 +171,32 @@ fn isready_mid_search_is_answered_at_once() {
 
 #[test]
 fn a_stop_right_after_go_is_never_lost() {
+    // Each answer must be a legal move of the position searched, not of the start position
+    // nor of the previous search's (a stop that lands before the search has a move).
+    let fen = "Wc1c2c3/Wc4c5c6/Wd8e9f10/Wg11h12i13/Bq13p12q12 b 5";
+    let setups: [(String, Position); 4] = [
+        ("position startpos".into(), position_after(&[])),
+        (
+            "position startpos moves c5c6d6".into(),
+            position_after(&["c5c6d6"]),
+        ),
+        (
+            "position startpos moves c5c6d6 f5f6f7".into(),
+            position_after(&["c5c6d6", "f5f6f7"]),
+        ),
+        (
+            format!("position fen {fen}"),
+            punct::parse_position(fen, Variant::Standard).unwrap(),
+        ),
+    ];
     let mut e = Engine::start();
-    for _ in 0..20 {
-        e.send("position startpos");
+    for i in 0..20 {
+        let (command, pos) = &setups[i % setups.len()];
+        e.send(command);
         e.send("go infinite");
         e.send("stop");
-        e.until("bestmove", Duration::from_secs(5));
+        let lines = e.until("bestmove", Duration::from_secs(5));
+        legal_bestmove(lines.last().unwrap(), pos);
     }
 }
 
