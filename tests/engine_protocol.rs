@@ -647,10 +647,12 @@ fn pipelined_commands_are_answered_in_order() {
 #[test]
 fn answers_during_a_running_search_keep_their_order() {
     // While a search runs, isready and the other answers come at once (they do not wait for
-    // the search), still in the order of their commands; the search ends with one bestmove.
+    // the search), still in the order of their commands and after the answers of the work
+    // queued before the search (here a perft); the search ends with one bestmove.
     let mut e = Engine::start();
     e.send_bytes(
-        b"position startpos moves c5c6d6\ngo depth 3\nisready\nquery p1turn\nd\neval\nquery fen\n",
+        b"go perft 1\nsetoption name Nope value 1\nposition startpos moves c5c6d6\ngo depth 3\n\
+          isready\nquery p1turn\nd\neval\nquery fen\n",
     );
     let mut lines = e.until("response Wc5c6d6", LONG);
     if !lines.iter().any(|l| l.starts_with("bestmove")) {
@@ -661,14 +663,20 @@ fn answers_during_a_running_search_keep_their_order() {
         .map(String::as_str)
         .filter(|l| is_key_line(l) && !l.starts_with("bestmove"))
         .collect();
-    assert_eq!(keys.len(), 5, "{keys:#?}");
+    assert_eq!(keys.len(), 7, "{keys:#?}");
+    let perft = Position::new(Variant::Standard).legal_moves().len();
+    assert_eq!(keys[0], format!("Nodes searched: {perft}"), "{keys:#?}");
+    assert!(
+        keys[1].starts_with("info string error: setoption: "),
+        "{keys:#?}"
+    );
     assert_eq!(
-        keys[..3],
+        keys[2..5],
         ["readyok", "response false", "Fen: Wc5c6d6 b 1"],
         "{keys:#?}"
     );
-    assert!(keys[3].starts_with("eval total "), "{keys:#?}");
-    assert_eq!(keys[4], "response Wc5c6d6 b 1");
+    assert!(keys[5].starts_with("eval total "), "{keys:#?}");
+    assert_eq!(keys[6], "response Wc5c6d6 b 1");
     let best: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
     assert_eq!(best.len(), 1, "{lines:#?}");
     legal_bestmove(best[0], &position_after(&["c5c6d6"]));
