@@ -242,3 +242,40 @@ fn the_phase_grows_with_the_square_of_the_pieces_played() {
         assert_eq!(centre_phase(&pos(text, Variant::Standard)), phase, "{text}");
     }
 }
+
+#[test]
+fn centre_cover_counts_contacts_in_the_centre_late() {
+    // MIDGAME and a Black S k11 k10 k9 in the central hexagon (all three at distance 2 of i9),
+    // White to move at ply 13.
+    let p = pos(
+        &MIDGAME.replace(" w 12", "/Bk11k10k9 w 13"),
+        Variant::Standard,
+    );
+    // Hands: White 12, Black 11: played 7, phase 49 × 256 / 289 = 12544 / 289 = 43.
+    assert_eq!(centre_phase(&p), 43);
+    // Contacts: White's j10 (9,9) has the Black neighbours k11 (10,10) and k10 (10,9); i9 and
+    // i10 have none. Black's k11 and k10 touch j10; k9 (10,8) touches no White dot.
+    // cover: 2 - 1 = 1, × -18 = -18. All of them central: centre_cover 1, with
+    //   CentreCoverLate 100: 100 × 43 / 256 = 16.
+    // mobility: White 5 free pieces, Black 7: -2 × (93 + (-13 × 43 = -559) / 256 = 91) = -182.
+    // centre: White 3 top dots in the centre, Black 3: 0.
+    // centre_reach: the S's PÜNCT k11 is inside the centre: still White 1, Black 2:
+    //   -36 × 43 / 256 = -1548 / 256 = -6.
+    // hand: (12 - 11) × -75 = -75.
+    // total: -18 + 16 - 182 - 6 - 75 + 134 = -131.
+    let mut params = no_paths();
+    params.set("CentreCoverLate", 100).unwrap();
+    assert_terms(
+        &p,
+        &params,
+        &[
+            ("cover", -18),
+            ("centre_cover", 16),
+            ("mobility", -182),
+            ("centre_reach", -6),
+            ("hand", -75),
+            ("tempo", 134),
+        ],
+        -131,
+    );
+}
