@@ -279,3 +279,37 @@ fn centre_cover_counts_contacts_in_the_centre_late() {
         -131,
     );
 }
+
+#[test]
+fn threats_count_the_axes_within_one_piece() {
+    // PATH with a White C k15 (PÜNCT) l16 j14 on the path, Black to move: White's best path
+    // has 2 empty spaces left (c7, m17): within one piece (3). White's other axes are far:
+    // a west-east path needs a space in each column, and columns a, b (x = 0, 1) and m..q
+    // (x = 12..16) hold no White dot: at least 7; a north-west to south-east path needs a
+    // space for each x - y from -8 to 8, and White's dots only have x - y in -4..=2: at least
+    // 10. Black's best is 15 (as in PATH), its other axes no shorter.
+    // threat_own (Black) 0 axes, threat_opp (White) 1 axis.
+    let p = pos(
+        "Wc1c2c3/Wc4c5c6/Wd8e9f10/Wg11h12i13/Wk15l16j14/Bq13p12q12 b 6",
+        Variant::Standard,
+    );
+    let mut params = Params::default();
+    params.set("ThreatOwn", 1000).unwrap();
+    params.set("ThreatOpp", 7).unwrap();
+    let terms = trace(&p, &params);
+    let term = |name: &str| terms.iter().find(|t| t.0 == name).unwrap().1;
+    assert_eq!(term("threat_own"), 0);
+    assert_eq!(term("threat_opp"), 7);
+    // The path terms of the same count: (2 - 15) × 47 = -611; near: 0 - (6 - 2) = -4.
+    assert_eq!(term("path"), -611);
+    assert_eq!(term("near_path"), -4);
+    // White to move: its own axis counts.
+    let w = pos(
+        "Wc1c2c3/Wc4c5c6/Wd8e9f10/Wg11h12i13/Wk15l16j14/Bq13p12q12 w 6",
+        Variant::Standard,
+    );
+    let terms = trace(&w, &params);
+    let term = |name: &str| terms.iter().find(|t| t.0 == name).unwrap().1;
+    assert_eq!(term("threat_own"), 1000);
+    assert_eq!(term("threat_opp"), 0);
+}
