@@ -51,7 +51,7 @@ elif [ -n "$COMMIT" ]; then
   fi
 fi
 if [ -z "$rev" ]; then
-  echo "build-baseline: neither tag or revision $VERSION nor commit '${COMMIT:-?}' is in this repository" >&2
+  echo "build-baseline: no tag or revision $VERSION and no commit '${COMMIT:-?}' is in this repository" >&2
   exit 1
 fi
 echo "building baseline $VERSION from $(git -C "$root" rev-parse --short "$rev^{commit}")" >&2
