@@ -171,12 +171,32 @@ fn isready_mid_search_is_answered_at_once() {
 
 #[test]
 fn a_stop_right_after_go_is_never_lost() {
+    // Each answer must be a legal move of the position searched, not of the start position
+    // nor of the previous search's (a stop that lands before the search has a move).
+    let fen = "Wc1c2c3/Wc4c5c6/Wd8e9f10/Wg11h12i13/Bq13p12q12 b 5";
+    let setups: [(String, Position); 4] = [
+        ("position startpos".into(), position_after(&[])),
+        (
+            "position startpos moves c5c6d6".into(),
+            position_after(&["c5c6d6"]),
+        ),
+        (
+            "position startpos moves c5c6d6 f5f6f7".into(),
+            position_after(&["c5c6d6", "f5f6f7"]),
+        ),
+        (
+            format!("position fen {fen}"),
+            punct::parse_position(fen, Variant::Standard).unwrap(),
+        ),
+    ];
     let mut e = Engine::start();
-    for _ in 0..20 {
-        e.send("position startpos");
+    for i in 0..20 {
+        let (command, pos) = &setups[i % setups.len()];
+        e.send(command);
         e.send("go infinite");
         e.send("stop");
-        e.until("bestmove", Duration::from_secs(5));
+        let lines = e.until("bestmove", Duration::from_secs(5));
+        legal_bestmove(lines.last().unwrap(), pos);
     }
 }
 
@@ -452,10 +472,14 @@ fn debug_log_file_copies_input_and_output() {
     let log = std::fs::read_to_string(&path).expect("the log was written");
     let _ = std::fs::remove_file(&path);
     assert!(log.contains(">> isready\n<< readyok\n"), "{log}");
-    assert!(
-        log.contains(">> frobnicate\n<< info string error: "),
-        "{log}"
-    );
+    // The answer to frobnicate is the first output line after it (it goes through the worker
+    // behind earlier work, so the next input line may be logged before it).
+    let after = &log[log.find(">> frobnicate\n").expect("input logged")..];
+    let answer = after
+        .lines()
+        .find(|l| l.starts_with("<< "))
+        .expect("answered");
+    assert!(answer.starts_with("<< info string error: "), "{log}");
 }
 
 #[test]
@@ -522,4 +546,138 @@ fn movestogo_one_spends_half_the_clock() {
     legal_bestmove(lines.last().unwrap(), &position_after(&["c5c6d6"]));
     assert!(took >= Duration::from_millis(190), "{took:?}");
     assert!(errors(&lines).is_empty(), "{lines:#?}");
+}
+
+/// The lines that mark the answer of one command in `pipelined_commands_are_answered_in_order`.
+fn is_key_line(l: &str) -> bool {
+    [
+        "id name ",
+        "uciok",
+        "readyok",
+        "response ",
+        "info string error",
+        "Nodes searched",
+        "Fen: ",
+        "eval total",
+        "moves ",
+        "bestmove ",
+    ]
+    .iter()
+    .any(|k| l.starts_with(k))
+}
+
+#[test]
+fn pipelined_commands_are_answered_in_order() {
+    // A whole session written at once, without waiting for any answer: each answer must come
+    // after the answers of every earlier command (readyok is queued behind the worker's work;
+    // query, d, eval and moves must not overtake it, nor a perft, nor a stopped search).
+    let script = [
+        "uci",
+        "isready",
+        "query p1turn",
+        "go perft 1",
+        "query p1turn",
+        "setoption name Hash value 8",
+        "setoption name Nope value 1",
+        "position startpos moves c5c6d6",
+        "query p1turn",
+        "query fen",
+        "d",
+        "eval",
+        "moves",
+        "go depth 3",
+        "stop",
+        "query islegal f5f6f7",
+        "isready",
+        "ucinewgame",
+        "query fen",
+        "isready",
+    ];
+    let mut e = Engine::start();
+    e.send_bytes(format!("{}\n", script.join("\n")).as_bytes());
+    let mut lines = Vec::new();
+    while lines.iter().filter(|l: &&String| *l == "readyok").count() < 3 {
+        lines.extend(e.until("readyok", LONG));
+    }
+    let keys: Vec<&str> = lines
+        .iter()
+        .map(String::as_str)
+        .filter(|l| is_key_line(l))
+        .collect();
+    let perft = Position::new(Variant::Standard).legal_moves().len();
+    let n = keys.len();
+    assert!(n >= 15, "{keys:#?}");
+    let expected_prefix = [
+        format!("id name Punct {}", env!("CARGO_PKG_VERSION")),
+        "uciok".into(),
+        "readyok".into(),
+        "response true".into(),
+        format!("Nodes searched: {perft}"),
+        "response true".into(),
+    ];
+    assert_eq!(keys[..6], expected_prefix, "{keys:#?}");
+    assert!(
+        keys[6].starts_with("info string error: setoption: "),
+        "{keys:#?}"
+    );
+    assert_eq!(
+        keys[7..11],
+        [
+            "response false",
+            "response Wc5c6d6 b 1",
+            "Fen: Wc5c6d6 b 1",
+            keys[10]
+        ],
+        "{keys:#?}"
+    );
+    assert!(keys[10].starts_with("eval total "), "{keys:#?}");
+    assert!(keys[11].starts_with("moves "), "{keys:#?}");
+    legal_bestmove(keys[12], &position_after(&["c5c6d6"]));
+    assert_eq!(
+        keys[13..],
+        ["response true", "readyok", "response - w 0", "readyok"],
+        "{keys:#?}"
+    );
+    // The search's info lines all come between moves and bestmove.
+    let first_info = lines.iter().position(|l| l.starts_with("info depth"));
+    let moves_at = lines.iter().position(|l| l.starts_with("moves ")).unwrap();
+    assert!(first_info.is_some_and(|i| i > moves_at), "{lines:#?}");
+}
+
+#[test]
+fn answers_during_a_running_search_keep_their_order() {
+    // While a search runs, isready and the other answers come at once (they do not wait for
+    // the search), still in the order of their commands and after the answers of the work
+    // queued before the search (here a perft); the search ends with one bestmove.
+    let mut e = Engine::start();
+    e.send_bytes(
+        b"go perft 1\nsetoption name Nope value 1\nposition startpos moves c5c6d6\ngo depth 3\n\
+          isready\nquery p1turn\nd\neval\nquery fen\n",
+    );
+    let mut lines = e.until("response Wc5c6d6", LONG);
+    if !lines.iter().any(|l| l.starts_with("bestmove")) {
+        lines.extend(e.until("bestmove", LONG));
+    }
+    let keys: Vec<&str> = lines
+        .iter()
+        .map(String::as_str)
+        .filter(|l| is_key_line(l) && !l.starts_with("bestmove"))
+        .collect();
+    assert_eq!(keys.len(), 7, "{keys:#?}");
+    let perft = Position::new(Variant::Standard).legal_moves().len();
+    assert_eq!(keys[0], format!("Nodes searched: {perft}"), "{keys:#?}");
+    assert!(
+        keys[1].starts_with("info string error: setoption: "),
+        "{keys:#?}"
+    );
+    assert_eq!(
+        keys[2..5],
+        ["readyok", "response false", "Fen: Wc5c6d6 b 1"],
+        "{keys:#?}"
+    );
+    assert!(keys[5].starts_with("eval total "), "{keys:#?}");
+    assert_eq!(keys[6], "response Wc5c6d6 b 1");
+    let best: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+    assert_eq!(best.len(), 1, "{lines:#?}");
+    legal_bestmove(best[0], &position_after(&["c5c6d6"]));
 }

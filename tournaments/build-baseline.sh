@@ -3,7 +3,8 @@
 # ladder (tournaments/ladder.toml) and of SPRTs (tournaments/sprt-nodes.toml).
 #
 #   tournaments/build-baseline.sh                # v0.1.0: the engine before issue 8
-#   tournaments/build-baseline.sh TAG [COMMIT]   # another version
+#   tournaments/build-baseline.sh v0.2.0         # v0.2.0: the engine of the strength work
+#   tournaments/build-baseline.sh TAG [COMMIT]   # another version (a tag, or any commit as TAG)
 #
 # The source is taken from git (the tag, or the commit when the tag is missing, as in a clone
 # made without tags), exported into a temporary directory and built there with its own
@@ -14,10 +15,14 @@ set -euo pipefail
 VERSION=${1:-v0.1.0}
 if [ $# -ge 2 ]; then
   COMMIT=$2
-elif [ "$VERSION" = v0.1.0 ]; then
-  COMMIT=a858526531ae75c826a2f3e7d5f873216c239d95
 else
-  COMMIT=
+  # The known releases, for a clone made without tags; any other name is looked up as a
+  # revision (a tag, a branch or a commit) below.
+  case "$VERSION" in
+    v0.1.0) COMMIT=a858526531ae75c826a2f3e7d5f873216c239d95 ;;
+    v0.2.0) COMMIT=eb025a1aae8b1a7b34c7265f5952c337a45d4b81 ;;
+    *) COMMIT= ;;
+  esac
 fi
 
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
@@ -31,6 +36,9 @@ fi
 rev=
 if git -C "$root" rev-parse -q --verify "refs/tags/$VERSION^{commit}" >/dev/null; then
   rev=$VERSION
+elif [ -z "$COMMIT" ] && git -C "$root" rev-parse -q --verify "$VERSION^{commit}" >/dev/null; then
+  # Not a tag: a commit (or branch) named directly, e.g. build-baseline.sh eb025a1.
+  rev=$VERSION
 elif [ -n "$COMMIT" ]; then
   if ! git -C "$root" cat-file -e "$COMMIT^{commit}" 2>/dev/null; then
     echo "fetching $COMMIT" >&2
@@ -43,7 +51,7 @@ elif [ -n "$COMMIT" ]; then
   fi
 fi
 if [ -z "$rev" ]; then
-  echo "build-baseline: neither tag $VERSION nor commit '${COMMIT:-?}' is in this repository" >&2
+  echo "build-baseline: no tag or revision $VERSION and no commit '${COMMIT:-?}' is in this repository" >&2
   exit 1
 fi
 echo "building baseline $VERSION from $(git -C "$root" rev-parse --short "$rev^{commit}")" >&2

@@ -9,6 +9,10 @@ fn main() -> ExitCode {
         .target(env_logger::Target::Stderr)
         .init();
     let argv: Vec<String> = std::env::args().skip(1).collect();
+    if matches!(argv.first().map(String::as_str), Some("--version" | "-V")) {
+        println!("punct-gui {}", env!("CARGO_PKG_VERSION"));
+        return ExitCode::SUCCESS;
+    }
     let cfg = match args::parse_args(&argv) {
         Ok(args::Parsed::Help) => {
             println!("{}", args::USAGE);

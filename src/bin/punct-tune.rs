@@ -10,7 +10,7 @@ fn main() -> ExitCode {
         .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let help = format!(
-        "punct-tune: tune PÜNCT's options (docs/tuning.md)\n\n{}\n{}\n{}",
+        "punct-tune: tune PÜNCT's options (docs/tuning.md); --version prints the version\n\n{}\n{}\n{}",
         gen::HELP,
         texel_cmd::HELP,
         spsa_cmd::HELP
@@ -22,6 +22,10 @@ fn main() -> ExitCode {
     punct::referee::signals::install();
     let rest = &args[1..];
     let result = match cmd.as_str() {
+        "--version" | "-V" => {
+            println!("punct-tune {}", env!("CARGO_PKG_VERSION"));
+            Ok(0)
+        }
         "gen" => gen::run(rest),
         "texel" => texel_cmd::run(rest).map(|()| 0),
         "spsa" => spsa_cmd::run(rest),

@@ -11,7 +11,7 @@ use crate::rules::perft::divide;
 use crate::rules::position::{Position, Variant};
 use crate::rules::svg::{board_svg, SvgOptions};
 
-const USAGE: &str = "usage: punct [--variant standard|basic] \
+const USAGE: &str = "usage: punct [--version] [--variant standard|basic] \
      [perft <depth> [<position>] | moves [<position>] | bench [<depth>] | \
      svg [<position>] [--last <move>] [--flip] [--out <file>]]\n\
      With no command, punct runs the engine on stdin/stdout (see protocol.md).";
@@ -123,6 +123,10 @@ pub fn run(args: &[String]) -> ExitCode {
         },
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        Some("--version" | "-V") => {
+            let _ = writeln!(out, "punct {}", env!("CARGO_PKG_VERSION"));
             ExitCode::SUCCESS
         }
         Some(other) => usage_error(&format!("unknown command '{other}'")),

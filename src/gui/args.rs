@@ -18,7 +18,7 @@ Serves the PÜNCT board on http://127.0.0.1:PORT (printed on start; port 8317 un
 --port is given, --port 0 picks a free one). --open starts the system browser on it.
 Engines: the bundled `punct` next to this program, then every --engine (the referee's syntax);
 the page chooses one per side. --results is the folder of PGN records offered for replay
-(default tournaments/results). See docs/gui.md.";
+(default tournaments/results). --version prints the version. See docs/gui.md.";
 
 #[derive(Clone, Debug)]
 pub struct GuiConfig {

@@ -4,6 +4,12 @@
 //! runs) and answers every command with [`Effect`]s: lines to print now, work for the search
 //! worker (done in order), and signals for the running search. It does no I/O and starts no
 //! thread, so it is tested without processes; `uci.rs` carries the effects out.
+//!
+//! Answers come in the order of the commands that asked for them: a line that answers a
+//! command goes through the worker's queue ([`Work::Print`]), behind the work of earlier
+//! commands, unless a search is running (a `go` not yet stopped): then every answer is printed
+//! at once, as `isready` is, since the search's own answer waits for its end. `stop`,
+//! `ponderhit` and `quit` always act at once.
 
 use std::time::Duration;
 
@@ -202,13 +208,44 @@ impl Session {
         }
     }
 
+    /// Whether a search is running and not stopped: then answers are printed at once (they
+    /// would otherwise wait for the search's end); else they queue behind earlier work.
+    pub fn answers_at_once(&self) -> bool {
+        self.search.is_some_and(|s| !s.stopped)
+    }
+
     /// The effects of a line that could not be parsed.
     pub fn bad_line(&self, message: &str) -> Vec<Effect> {
-        vec![error(message)]
+        self.in_order(vec![error(message)], self.answers_at_once())
+    }
+
+    /// Lines to print become work for the worker (consecutive lines as one), so that they come
+    /// after the answers of earlier commands, unless `at_once`.
+    fn in_order(&self, effects: Vec<Effect>, at_once: bool) -> Vec<Effect> {
+        if at_once {
+            return effects;
+        }
+        let mut out: Vec<Effect> = Vec::with_capacity(effects.len());
+        for effect in effects {
+            match (effect, out.last_mut()) {
+                (Effect::Print(line), Some(Effect::Work(Work::Print(lines)))) => lines.push(line),
+                (Effect::Print(line), _) => out.push(Effect::Work(Work::Print(vec![line]))),
+                (other, _) => out.push(other),
+            }
+        }
+        out
     }
 
     /// The effects of one parsed command.
     pub fn handle(&mut self, parsed: Parsed) -> Vec<Effect> {
+        // Decided before the command: a `go` queues its complaints ahead of its search, a
+        // `stop` of a running search prints at once whatever it prints.
+        let at_once = self.answers_at_once();
+        let out = self.effects(parsed);
+        self.in_order(out, at_once)
+    }
+
+    fn effects(&mut self, parsed: Parsed) -> Vec<Effect> {
         let mut out: Vec<Effect> = parsed.warnings.iter().map(error).collect();
         match parsed.command {
             Command::Uci => self.greet(Handshake::Uci, &mut out),

@@ -4,11 +4,16 @@
 //!   only ever waits for input.
 //! - The loop thread parses each line, feeds the [`Session`] and carries out its effects: prints,
 //!   signals the running search through its [`SearchControl`], queues work for the worker.
-//! - The worker owns the [`Searcher`] and does its work in order, so `readyok` (queued as work)
-//!   comes only after every earlier command took effect.
+//! - The worker owns the [`Searcher`] and does its work in order, so `readyok` and the other
+//!   answers (queued as work unless a search is running) come only after every earlier command
+//!   took effect and in the order of the commands.
 //!
 //! Every stoppable job gets a fresh `SearchControl` made by the loop before it is queued: a
 //! `stop` sent right after `go` always reaches that search, and never an older or newer one.
+//!
+//! Answers the session gives at once during a search ([`Held`]) wait until the worker has
+//! started every queued search: the work queued before the search (its lines included) is then
+//! done, so an answer never overtakes the answer of an earlier command.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Read, Write};
@@ -208,6 +213,51 @@ impl InfoThrottle {
     }
 }
 
+/// Lines to print at once, held while a queued search has not started (the worker is still
+/// busy with the work queued before it, whose output must come first).
+#[derive(Default)]
+struct Held {
+    /// Searches queued and not yet started by the worker.
+    unstarted: usize,
+    lines: Vec<String>,
+}
+
+/// The [`Held`] lines, shared by the loop and the worker.
+#[derive(Clone, Default)]
+struct HeldLines(Arc<Mutex<Held>>);
+
+impl HeldLines {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Held> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Prints the line now, or holds it until the queued searches have started.
+    fn print(&self, out: &Output, line: &str) {
+        let mut held = self.lock();
+        if held.unstarted > 0 {
+            held.lines.push(line.to_string());
+        } else {
+            out.line(line);
+        }
+    }
+
+    /// The loop queues a search (called before the worker can see it).
+    fn search_queued(&self) {
+        self.lock().unstarted += 1;
+    }
+
+    /// The worker starts a search: once none is left waiting, the held lines go out.
+    fn search_started(&self, out: &Output) {
+        let mut held = self.lock();
+        held.unstarted = held.unstarted.saturating_sub(1);
+        if held.unstarted == 0 {
+            for line in std::mem::take(&mut held.lines) {
+                out.line(&line);
+            }
+        }
+    }
+}
+
 /// What the worker holds between jobs.
 struct Worker {
     searcher: Searcher,
@@ -220,6 +270,7 @@ struct Worker {
     wake: Receiver<()>,
     done: Sender<u64>,
     quitting: Arc<AtomicBool>,
+    held: HeldLines,
 }
 
 impl Worker {
@@ -310,6 +361,7 @@ impl Worker {
     }
 
     fn search(&mut self, job: Box<SearchJob>, ctl: &SearchControl) {
+        self.held.search_started(&self.out);
         while self.wake.try_recv().is_ok() {}
         let mut throttle = InfoThrottle::new();
         let out = Arc::clone(&self.out);
@@ -450,6 +502,8 @@ pub fn run_with(
     let quitting = Arc::new(AtomicBool::new(false));
     let worker_out = Arc::clone(&out);
     let worker_quitting = Arc::clone(&quitting);
+    let held = HeldLines::default();
+    let worker_held = held.clone();
     let hash_mb = Session::new(variant).options().hash_mb;
     let worker = thread::Builder::new().name("search".into()).spawn(move || {
         Worker {
@@ -462,6 +516,7 @@ pub fn run_with(
             wake: wake_rx,
             done: done_tx,
             quitting: worker_quitting,
+            held: worker_held,
         }
         .run(job_rx)
     });
@@ -508,7 +563,7 @@ pub fn run_with(
         };
         for effect in effects {
             match effect {
-                Effect::Print(line) => out.line(&line),
+                Effect::Print(line) => held.print(&out, &line),
                 Effect::Work(work) => {
                     if matches!(
                         work,
@@ -518,6 +573,7 @@ pub fn run_with(
                         ctl = Arc::new(SearchControl::default());
                         if let Work::Search(job) = &work {
                             ctl.pondering.store(job.ponder, Ordering::SeqCst);
+                            held.search_queued();
                         }
                     }
                     let _ = job_tx.send((work, Arc::clone(&ctl)));
@@ -532,7 +588,12 @@ pub fn run_with(
                 }
                 Effect::SetLogFile(path) => {
                     if let Err(e) = out.set_log(path.as_deref()) {
-                        out.line(&format!("info string error: {e}"));
+                        let line = format!("info string error: {e}");
+                        if session.answers_at_once() {
+                            held.print(&out, &line);
+                        } else {
+                            let _ = job_tx.send((Work::Print(vec![line]), Arc::clone(&ctl)));
+                        }
                     }
                 }
                 Effect::Quit => {

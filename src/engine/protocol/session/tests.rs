@@ -11,7 +11,21 @@ fn run(s: &mut Session, line: &str) -> Vec<Effect> {
     }
 }
 
+/// The lines the effects print, at once or through the worker (see `printed_at_once`).
 fn printed(effects: &[Effect]) -> Vec<String> {
+    effects
+        .iter()
+        .flat_map(|e| match e {
+            Effect::Print(l) => vec![l.clone()],
+            Effect::Work(Work::Print(lines)) => lines.clone(),
+            Effect::Work(Work::Ready) => vec!["readyok".to_string()],
+            _ => vec![],
+        })
+        .collect()
+}
+
+/// The lines the effects print at once, ahead of the worker's queue.
+fn printed_at_once(effects: &[Effect]) -> Vec<String> {
     effects
         .iter()
         .filter_map(|e| match e {
@@ -84,7 +98,7 @@ fn isready_waits_for_the_worker_unless_searching() {
     ));
     let job = search_job(&run(&mut s, "go infinite")).unwrap();
     assert!(s.is_searching());
-    assert_eq!(printed(&run(&mut s, "isready")), vec!["readyok"]);
+    assert_eq!(printed_at_once(&run(&mut s, "isready")), vec!["readyok"]);
     // Once stopped, readyok comes after the bestmove, through the worker.
     assert!(matches!(run(&mut s, "stop")[..], [Effect::Stop]));
     assert!(matches!(
@@ -93,6 +107,79 @@ fn isready_waits_for_the_worker_unless_searching() {
     ));
     s.search_done(job.id);
     assert!(!s.is_searching());
+}
+
+/// Whether every line the effects print goes through the worker's queue.
+fn all_queued(effects: &[Effect]) -> bool {
+    printed_at_once(effects).is_empty() && !printed(effects).is_empty()
+}
+
+#[test]
+fn answers_queue_behind_earlier_work_unless_a_search_runs() {
+    let mut s = new();
+    // Idle: every answer goes through the worker, so it comes after earlier queued work
+    // (a bench, a perft, a readyok, a Hash change) in the order of the commands.
+    for line in [
+        "uci",
+        "ugi",
+        "query p1turn",
+        "query fen",
+        "d",
+        "eval",
+        "moves",
+        "help",
+        "xyzzy",
+        "isready junk",
+    ] {
+        let out = run(&mut s, line);
+        assert!(all_queued(&out), "{line}: {out:?}");
+    }
+    // Consecutive lines travel as one piece of work.
+    let out = run(&mut s, "uci");
+    assert!(matches!(&out[..], [Effect::Work(Work::Print(l))] if l.last().unwrap() == "uciok"));
+    // A go's complaints queue ahead of its search.
+    let out = run(&mut s, "go depth 1 searchmoves zz");
+    let complaint = out
+        .iter()
+        .position(|e| matches!(e, Effect::Work(Work::Print(l)) if l[0].contains("zz")))
+        .expect("the complaint about zz");
+    let search = out
+        .iter()
+        .position(|e| matches!(e, Effect::Work(Work::Search(_))))
+        .unwrap();
+    assert!(complaint < search, "{out:?}");
+    // While that search runs (not stopped), answers are printed at once, as readyok is:
+    // they would otherwise wait for the search's end.
+    for (line, first) in [
+        ("query p1turn", "response true"),
+        ("isready", "readyok"),
+        ("moves", "moves "),
+        ("d", ""),
+        ("eval", "eval "),
+        ("xyzzy", "info string error: "),
+    ] {
+        let out = run(&mut s, line);
+        let now = printed_at_once(&out);
+        assert!(
+            !now.is_empty() && now[0].starts_with(first),
+            "{line}: {out:?}"
+        );
+        assert!(!out.iter().any(|e| matches!(e, Effect::Work(_))), "{line}");
+    }
+    // Stopped: the answers wait for its bestmove again.
+    assert!(matches!(run(&mut s, "stop")[..], [Effect::Stop]));
+    assert!(all_queued(&run(&mut s, "query p1turn")));
+    assert!(matches!(
+        run(&mut s, "isready")[..],
+        [Effect::Work(Work::Ready)]
+    ));
+    // stop, ponderhit and quit act at once whatever runs.
+    let job = search_job(&run(&mut s, "go ponder infinite")).unwrap();
+    assert!(matches!(run(&mut s, "ponderhit")[..], [Effect::PonderHit]));
+    assert!(matches!(run(&mut s, "stop")[..], [Effect::Stop]));
+    assert!(matches!(run(&mut s, "quit")[..], [Effect::Quit]));
+    s.search_done(job.id);
+    assert!(matches!(run(&mut s, "quit")[..], [Effect::Quit]));
 }
 
 #[test]
