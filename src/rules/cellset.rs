@@ -227,9 +227,11 @@ impl Iterator for CellSetIter {
             let w = self.words[self.word];
             if w != 0 {
                 self.words[self.word] = w & (w - 1);
-                let index = self.word * 64 + w.trailing_zeros() as usize;
-                // Sets only ever hold board cells, so the lookup succeeds.
-                return Cell::from_index(index);
+                let bit = w.trailing_zeros();
+                // Sets only ever hold board cells, so this is a board cell (an off-board bit
+                // ends the iteration, as `Cell::from_index` would).
+                return (CellSet::BOARD.0[self.word] >> bit & 1 != 0)
+                    .then(|| Cell::from_board_index(self.word * 64 + bit as usize));
             }
             self.word += 1;
         }

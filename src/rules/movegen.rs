@@ -153,22 +153,30 @@ impl Position {
         // The drop area is the empty cells, less the central hexagon unless the basic game
         // allows it (see `drop_area_for`). `shifted[k]` holds p when p + offset k is empty; a
         // step off the board never wraps onto a board cell (see geometry), so grid shifts are
-        // exact, and shifting the area is shifting the empty cells less the shifted centre
-        // (each shape's `forbidden` mask).
+        // exact, and shifting the area is shifting the empty cells less the shifted centre.
         let first_white_drop =
             side == Colour::White && self.hand_total(Colour::White) == PIECES_PER_PLAYER;
         let no_centre = match self.variant() {
             Variant::Standard => true,
             Variant::Basic => first_white_drop,
         };
+        let mut area_shifted = *shifted;
+        let mut area = empty;
+        if no_centre {
+            area = area - central_cells();
+            for (s, c) in area_shifted.iter_mut().zip(shifted_centres()) {
+                *s = *s - *c;
+            }
+        }
+        // Every shape's first minor dot is one step in the direction of its orientation
+        // (`drop_offset(o)`): the PÜNCT and that dot are tested once per direction.
+        let pairs: [CellSet; 6] = std::array::from_fn(|d| area & area_shifted[d]);
         for shape in drop_shapes() {
             if self.in_hand(side, shape.kind) == 0 {
                 continue;
             }
-            let mut puncts = empty & shifted[shape.a] & shifted[shape.b];
-            if no_centre {
-                puncts = puncts - shape.forbidden;
-            }
+            debug_assert_eq!(shape.a, shape.orientation as usize);
+            let puncts = pairs[shape.a] & area_shifted[shape.b];
             if !puncts.is_empty() {
                 sink.drops(shape.kind, shape.orientation, puncts);
             }
@@ -341,8 +349,8 @@ fn shifted_by_drop_offsets(set: &CellSet) -> Shifted {
     ]
 }
 
-/// One (kind, orientation): the indices of its two minor offsets in `drop_offset`, the
-/// offsets themselves, and the PÜNCT cells whose drop would touch the central hexagon.
+/// One (kind, orientation): the indices of its two minor offsets in `drop_offset` and the
+/// offsets themselves.
 struct Shape {
     kind: Kind,
     orientation: u8,
@@ -350,7 +358,6 @@ struct Shape {
     b: usize,
     offset_a: i32,
     offset_b: i32,
-    forbidden: CellSet,
 }
 
 fn shape(kind: Kind, orientation: u8) -> Shape {
@@ -360,7 +367,6 @@ fn shape(kind: Kind, orientation: u8) -> Shape {
             .expect("every minor offset is a unit, double or diagonal step")
     };
     let [offset_a, offset_b] = kind.minor_offsets(orientation);
-    let centre = central_cells();
     Shape {
         kind,
         orientation,
@@ -368,8 +374,14 @@ fn shape(kind: Kind, orientation: u8) -> Shape {
         b: index(offset_b),
         offset_a,
         offset_b,
-        forbidden: centre | centre.shifted_down(offset_a) | centre.shifted_down(offset_b),
     }
+}
+
+/// The central hexagon shifted by each `drop_offset`.
+fn shifted_centres() -> &'static Shifted {
+    static CENTRES: LazyLock<Shifted> =
+        LazyLock::new(|| std::array::from_fn(|k| central_cells().shifted_down(drop_offset(k))));
+    &CENTRES
 }
 
 /// Every (kind, orientation) in generation order.
