@@ -212,7 +212,7 @@ impl Position {
             let from = piece.placement.punct();
             let mut star = stars[from.index()];
             if let Some(targets) = sink.shift_targets(from, kind) {
-                star = star & targets;
+                star &= targets;
                 if star.is_empty() {
                     continue;
                 }
@@ -242,7 +242,7 @@ impl Position {
             for &i in &freed[..num_freed] {
                 free.insert_grid_index(i);
             }
-            free = free & star;
+            free &= star;
             if !free.is_empty() {
                 for (o, shape) in shapes[kind.index()][..n].iter().enumerate() {
                     let (mut sa, mut sb) = (shifted[shape.a], shifted[shape.b]);
