@@ -54,6 +54,15 @@ impl Cell {
         }
     }
 
+    /// The cell at grid index `index`, which the caller knows to be a board cell.
+    #[inline]
+    pub(crate) const fn from_board_index(index: usize) -> Cell {
+        debug_assert!(
+            index < GRID_LEN && on_board((index / GRID_SIDE) as i32, (index % GRID_SIDE) as i32)
+        );
+        Cell(index as u16)
+    }
+
     /// Grid index, usable for arrays of length [`GRID_LEN`]; increasing with `(x, y)`.
     #[inline]
     pub const fn index(self) -> usize {

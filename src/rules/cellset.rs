@@ -80,7 +80,28 @@ impl CellSet {
         }
     }
 
+    /// [`CellSet::shifted_down`] by a constant offset, always inlined so that the word loop
+    /// unrolls with the shift amounts folded (the move generator's fixed shape offsets).
+    #[inline(always)]
+    pub(crate) fn shifted_down_by<const OFFSET: i32>(&self) -> CellSet {
+        if OFFSET >= 0 {
+            self.shr(OFFSET as u32)
+        } else {
+            self.shl(OFFSET.unsigned_abs())
+        }
+    }
+
+    /// Sets the bit of grid index `index` when it lies in the grid (it may be an off-board
+    /// slot: callers intersect the result with a set of board cells).
     #[inline]
+    pub(crate) fn insert_grid_index(&mut self, index: i32) {
+        if (0..GRID_LEN as i32).contains(&index) {
+            let i = index as usize;
+            self.0[i / 64] |= 1 << (i % 64);
+        }
+    }
+
+    #[inline(always)]
     fn shr(&self, n: u32) -> CellSet {
         let (q, r) = ((n / 64) as usize, n % 64);
         let mut out = [0u64; WORDS];
@@ -96,7 +117,7 @@ impl CellSet {
         CellSet(out)
     }
 
-    #[inline]
+    #[inline(always)]
     fn shl(&self, n: u32) -> CellSet {
         let (q, r) = ((n / 64) as usize, n % 64);
         let mut out = [0u64; WORDS];
@@ -206,9 +227,11 @@ impl Iterator for CellSetIter {
             let w = self.words[self.word];
             if w != 0 {
                 self.words[self.word] = w & (w - 1);
-                let index = self.word * 64 + w.trailing_zeros() as usize;
-                // Sets only ever hold board cells, so the lookup succeeds.
-                return Cell::from_index(index);
+                let bit = w.trailing_zeros();
+                // Sets only ever hold board cells, so this is a board cell (an off-board bit
+                // ends the iteration, as `Cell::from_index` would).
+                return (CellSet::BOARD.0[self.word] >> bit & 1 != 0)
+                    .then(|| Cell::from_board_index(self.word * 64 + bit as usize));
             }
             self.word += 1;
         }
