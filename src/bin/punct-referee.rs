@@ -55,6 +55,9 @@ Exit status: 0 finished (SPRT H1 or no SPRT), 1 compliance step failed, 2 bad ar
 ";
 
 fn main() -> ExitCode {
+    if let Some(code) = punct::referee::review::dispatch() {
+        return ExitCode::from(code);
+    }
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();

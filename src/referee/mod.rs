@@ -21,6 +21,7 @@ pub mod pgn;
 pub mod player;
 pub mod report;
 pub mod resume;
+pub mod review;
 pub mod runner;
 pub mod sample;
 pub mod shard;
