@@ -79,6 +79,29 @@ pub struct App {
     message: String,
     subscribers: Vec<Sender<String>>,
     pub results_dir: PathBuf,
+    /// Tells this server's states from another's (the page orders states by `version` only
+    /// within one boot).
+    boot: u64,
+    /// The last score and depth of the engine searching its move (for the PGN record).
+    move_info: (Option<crate::referee::player::Score>, Option<u32>),
+    /// The engine's best move for a position (the hint button), as JSON.
+    pub hint: Option<Value>,
+    /// The review of the game (evaluation of every position), when one was asked for.
+    pub review: Option<Review>,
+}
+
+/// A game review running or done in its own thread (`src/referee/review.rs`).
+pub struct Review {
+    /// Counts reviews, so that a late report of an old one is not taken for this one.
+    pub id: u64,
+    pub start: String,
+    pub moves: Vec<String>,
+    pub engine: String,
+    pub movetime_ms: u64,
+    pub evals: Vec<crate::referee::review::Eval>,
+    pub running: bool,
+    pub error: Option<String>,
+    pub cancel: Arc<AtomicBool>,
 }
 
 /// The shared app.
@@ -138,8 +161,16 @@ impl App {
             message: String::new(),
             subscribers: Vec::new(),
             results_dir,
+            boot: (now_ms() as u64) ^ u64::from(std::process::id()) << 40,
+            move_info: (None, None),
+            hint: None,
+            review: None,
         };
         (app, rx)
+    }
+
+    pub fn engine_config(&self, i: usize) -> Option<EngineConfig> {
+        self.engines.get(i).map(|e| e.cfg.clone())
     }
 
     pub fn engine_names(&self) -> Vec<String> {
@@ -257,6 +288,7 @@ impl App {
             };
             h.send(EngineCmd::SetOption("MultiPV".into(), n.to_string()));
         }
+        self.move_info = (None, None);
         h.send(EngineCmd::Go {
             id,
             position: self.game.position_command(),
@@ -294,6 +326,21 @@ impl App {
                 }
                 self.changed_view();
             }
+            EngineEvent::Restarted(i, generation, why) => {
+                if generation != self.engines[i].generation {
+                    return;
+                }
+                self.message = format!(
+                    "engine {}: {why}; it was restarted",
+                    self.engines[i].cfg.name
+                );
+                if self.search.is_some_and(|s| s.engine == i) {
+                    // Asked again when the engine reports Ready.
+                    self.search = None;
+                }
+                self.engines[i].state = EngineState::Starting;
+                self.changed_view();
+            }
             EngineEvent::Line {
                 engine,
                 search,
@@ -303,6 +350,13 @@ impl App {
                 let Some(s) = self.search.filter(|s| Some(s.id) == search) else {
                     return;
                 };
+                if matches!(s.purpose, Purpose::Move(_)) {
+                    let mut si = crate::referee::player::SearchInfo::default();
+                    si.update(&line);
+                    if si.score.is_some() {
+                        self.move_info = (si.score, si.depth.or(self.move_info.1));
+                    }
+                }
                 if line.starts_with("info") {
                     let read_ms = now_ms() - at.elapsed().as_secs_f64() * 1000.0;
                     let mut info = parse_info(&line);
@@ -334,7 +388,10 @@ impl App {
                     if current {
                         let name = self.engines[engine].cfg.name.clone();
                         match self.game.play_text(&token) {
-                            Ok(_) => self.message.clear(),
+                            Ok(_) => {
+                                self.message.clear();
+                                self.game.note_last(self.move_info.0, self.move_info.1);
+                            }
                             Err(e) => {
                                 self.paused = true;
                                 self.message = format!(
@@ -369,7 +426,7 @@ impl App {
     }
 
     /// A change that is not a new game state (engine state, message): only sent.
-    fn changed_view(&mut self) {
+    pub fn changed_view(&mut self) {
         self.version += 1;
         if !self.subscribers.is_empty() {
             let state = self.state_json().to_string();
@@ -458,6 +515,66 @@ impl App {
             self.game.names[1]
         );
         self.changed();
+        Ok(())
+    }
+
+    /// Seats and time from the page, applied at once: an engine seated on the side to move
+    /// starts thinking (play resumes, unless analysing).
+    pub fn act_setup(&mut self, req: &Value) -> Result<(), String> {
+        let seats = [
+            self.parse_seat(req.get("white"))?
+                .unwrap_or(self.game.seats[0]),
+            self.parse_seat(req.get("black"))?
+                .unwrap_or(self.game.seats[1]),
+        ];
+        if let Some(t) = req.get("time") {
+            let t = parse_time(t)?;
+            if t != self.game.time {
+                self.game.time = t;
+                self.game.reset_clocks();
+            }
+        }
+        if seats != self.game.seats {
+            self.game.seats = seats;
+            self.game.names = [
+                seat_name(&self.engine_cfgs(), seats[0]),
+                seat_name(&self.engine_cfgs(), seats[1]),
+            ];
+            let side = self.game.shown().side_to_move();
+            if matches!(seats[side.index()], Seat::Engine(_)) && !self.analysis.on {
+                self.paused = false;
+            }
+            self.message = format!("{} vs {}", self.game.names[0], self.game.names[1]);
+        }
+        self.changed();
+        Ok(())
+    }
+
+    /// Plays on from the shown position (a loaded game, or any move of the list): the moves
+    /// after it are dropped, seats and time as given (else as they are), play resumes.
+    pub fn act_play_from(&mut self, req: &Value) -> Result<(), String> {
+        if let Some(p) = req.get("ply").and_then(Value::as_u64) {
+            self.game.go_to(p as usize);
+        }
+        let dropped = self.game.moves().len() - self.game.cursor();
+        self.stop_search();
+        self.game.truncate();
+        self.game.reset_clocks();
+        self.analysis.on = false;
+        self.paused = false;
+        self.act_setup(req)?;
+        self.message = format!(
+            "playing on from move {}{}: {} vs {}",
+            self.game.cursor(),
+            if dropped > 0 {
+                format!(" ({dropped} later moves dropped)")
+            } else {
+                String::new()
+            },
+            self.game.names[0],
+            self.game.names[1]
+        );
+        self.changed_view();
         Ok(())
     }
 
@@ -693,8 +810,44 @@ impl App {
             })
             .collect();
         let [cw, cb] = shown.centre_count();
+        let review = self.review.as_ref().map(|r| {
+            let same_game = r.start == position_to_string(self.game.start_position())
+                && self.game.moves().len() >= r.moves.len()
+                && self
+                    .game
+                    .moves()
+                    .iter()
+                    .zip(&r.moves)
+                    .all(|(a, b)| a.to_string() == *b);
+            let start = read_position(&r.start, self.game.variant())
+                .unwrap_or_else(|_| self.game.start_position().clone());
+            let verdicts = crate::referee::review::verdicts(&start, &r.moves, &r.evals);
+            json!({
+                "current": same_game,
+                "engine": r.engine,
+                "movetime": r.movetime_ms,
+                "total": r.moves.len() + 1,
+                "done": r.evals.len(),
+                "running": r.running,
+                "error": r.error,
+                "evals": r.evals.iter().map(|e| json!({"cp": e.white_cp, "text": e.text,
+                    "depth": e.depth, "best": e.best})).collect::<Vec<_>>(),
+                "marks": verdicts.iter().map(|v| json!({"class": v.class.map(|c| c.name()),
+                    "drop": v.drop, "better": v.better})).collect::<Vec<_>>(),
+            })
+        });
+        let notes: Vec<Value> = self
+            .game
+            .notes()
+            .iter()
+            .map(|n| json!({"ms": n.ms.round()}))
+            .collect();
         json!({
+            "boot": self.boot,
             "version": self.version,
+            "review": review,
+            "hint": self.hint,
+            "notes": notes,
             "variant": self.game.variant().name(),
             "start": position_to_string(self.game.start_position()),
             "moves": self.game.moves().iter().map(|m| m.to_string()).collect::<Vec<_>>(),
@@ -803,6 +956,136 @@ pub fn legal_json(pos: &Position) -> Value {
         }
     }
     json!({"drops": drops, "shifts": shifts, "pass": pass, "movable": movable})
+}
+
+/// Starts a review of the game (every position evaluated by engine `engine` for `movetime` ms)
+/// in its own thread with its own engine process, or stops it (`"on": false`). Each evaluation
+/// is pushed to the page as it comes.
+pub fn start_review(app: &Shared, req: &Value) -> Result<(), String> {
+    let mut a = lock(app);
+    if let Some(r) = &a.review {
+        r.cancel.store(true, Ordering::SeqCst);
+    }
+    if req.get("on").and_then(Value::as_bool) == Some(false) {
+        if let Some(r) = &mut a.review {
+            r.running = false;
+        }
+        a.changed_view();
+        return Ok(());
+    }
+    let engine = req.get("engine").and_then(Value::as_u64).unwrap_or(0) as usize;
+    let cfg = a.engine_config(engine).ok_or("no such engine")?;
+    let movetime = req.get("movetime").and_then(Value::as_u64).unwrap_or(500);
+    if !(10..=600_000).contains(&movetime) {
+        return Err("movetime is 10 ms .. 10 minutes".into());
+    }
+    let id = a.review.as_ref().map_or(1, |r| r.id + 1);
+    let start = a.game.start_position().clone();
+    let moves: Vec<String> = a.game.moves().iter().map(|m| m.to_string()).collect();
+    let cancel = Arc::new(AtomicBool::new(false));
+    a.review = Some(Review {
+        id,
+        start: position_to_string(&start),
+        moves: moves.clone(),
+        engine: cfg.name.clone(),
+        movetime_ms: movetime,
+        evals: Vec::new(),
+        running: true,
+        error: None,
+        cancel: cancel.clone(),
+    });
+    a.message = format!(
+        "reviewing the game with {} at {movetime} ms a position",
+        cfg.name
+    );
+    a.changed_view();
+    drop(a);
+    let app = app.clone();
+    let with_review = move |f: &mut dyn FnMut(&mut Review)| {
+        let mut a = lock(&app);
+        if let Some(r) = a.review.as_mut().filter(|r| r.id == id) {
+            f(r);
+            a.changed_view();
+        }
+    };
+    std::thread::Builder::new()
+        .name("gui-review".into())
+        .spawn(move || {
+            let result = crate::referee::review::Analyser::start(&cfg).and_then(|mut an| {
+                let r = crate::referee::review::review_game(
+                    &mut an,
+                    &start,
+                    &moves,
+                    Duration::from_millis(movetime),
+                    &cancel,
+                    |_, e| with_review(&mut |r| r.evals.push(e.clone())),
+                );
+                an.quit();
+                r
+            });
+            with_review(&mut |r| {
+                r.running = false;
+                if let Err(e) = &result {
+                    r.error = Some(e.clone());
+                }
+            });
+        })
+        .map_err(|e| format!("cannot start a thread: {e}"))?;
+    Ok(())
+}
+
+/// The hint: engine `engine` searches the shown position for `movetime` ms in its own process;
+/// its move goes into the state (`hint`), drawn on the board, not played.
+pub fn start_hint(app: &Shared, req: &Value) -> Result<(), String> {
+    let mut a = lock(app);
+    let engine = req
+        .get("engine")
+        .and_then(Value::as_u64)
+        .map_or(a.analysis.engine, |e| e as usize);
+    let cfg = a.engine_config(engine).ok_or("no such engine")?;
+    let movetime = req.get("movetime").and_then(Value::as_u64).unwrap_or(1000);
+    if !(10..=60_000).contains(&movetime) {
+        return Err("movetime is 10 ms .. 1 minute".into());
+    }
+    let shown = a.game.shown();
+    if shown.is_finished() {
+        return Err("the game is over: no hint".into());
+    }
+    let start = a.game.start_position().clone();
+    let moves: Vec<String> = a.game.moves()[..a.game.cursor()]
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    let position = position_to_string(&shown);
+    a.hint = Some(json!({"position": position, "pending": true, "engine": cfg.name}));
+    a.changed_view();
+    drop(a);
+    let app = app.clone();
+    std::thread::Builder::new()
+        .name("gui-hint".into())
+        .spawn(move || {
+            let r = crate::referee::review::Analyser::start(&cfg).and_then(|mut an| {
+                let e = an.evaluate(&start, &moves, &shown, Duration::from_millis(movetime));
+                an.quit();
+                e
+            });
+            let mut a = lock(&app);
+            let same = a
+                .hint
+                .as_ref()
+                .is_some_and(|h| h["position"] == json!(position));
+            if !same {
+                return;
+            }
+            a.hint = Some(match r {
+                Ok(e) => json!({"position": position, "move": e.best, "score": e.text,
+                                "depth": e.depth, "engine": cfg.name}),
+                Err(e) => json!({"position": position, "error": e, "engine": cfg.name}),
+            });
+            a.changed_view();
+        })
+        .map_err(|e| format!("cannot start a thread: {e}"))?;
+    Ok(())
 }
 
 /// The controller thread: engine events and a clock tick every 50 ms until `stop`.

@@ -72,11 +72,12 @@ pub fn game_pgn(game: &Game) -> String {
         moves: game
             .moves()
             .iter()
-            .map(|m| MoveRecord {
+            .zip(game.notes())
+            .map(|(m, n)| MoveRecord {
                 mv: m.to_string(),
-                ms: 0.0,
-                score: None,
-                depth: None,
+                ms: n.ms,
+                score: n.score,
+                depth: n.depth,
                 nodes: None,
                 overhead_us: None,
                 clock_ms: None,
