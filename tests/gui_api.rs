@@ -245,9 +245,11 @@ fn a_crashed_engine_is_reported_and_restarted() {
 
 #[test]
 fn a_hung_engine_is_stopped_and_reported() {
+    // Late: `stop` after the move's time and 5 s, killed 3 s later and started again once by
+    // itself; hung again, it is shown as failed.
     let gui = gui_with_mock("hang");
-    let (_, took) = first_move_fails_the_mock(&gui, Duration::from_secs(30), "in time");
-    assert!(took < Duration::from_secs(15), "{took:?}");
+    let (_, took) = first_move_fails_the_mock(&gui, Duration::from_secs(40), "in time");
+    assert!(took < Duration::from_secs(25), "{took:?}");
     assert_eq!(gui.get("/api/state").status, 200);
 }
 
