@@ -51,6 +51,8 @@ struct EngineSlot {
     generation: u64,
     state: EngineState,
     caps: EngineCaps,
+    /// Restarts after missing a deadline (automatic), shown on the page.
+    restarts: u32,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -144,6 +146,7 @@ impl App {
                     generation: 0,
                     state: EngineState::Off,
                     caps: EngineCaps::default(),
+                    restarts: 0,
                 })
                 .collect(),
             events_tx: tx,
@@ -339,6 +342,7 @@ impl App {
                     self.search = None;
                 }
                 self.engines[i].state = EngineState::Starting;
+                self.engines[i].restarts += 1;
                 self.changed_view();
             }
             EngineEvent::Line {
@@ -806,7 +810,7 @@ impl App {
                     EngineState::Failed(d) => ("failed", d.clone()),
                 };
                 json!({"name": e.cfg.name, "state": state, "detail": detail,
-                       "multipv_max": e.caps.multipv_max})
+                       "multipv_max": e.caps.multipv_max, "restarts": e.restarts})
             })
             .collect();
         let [cw, cb] = shown.centre_count();
