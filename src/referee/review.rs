@@ -337,7 +337,7 @@ pub fn annotated_pgn(game: &PgnGame, start: &Position, evals: &[Eval], annotator
     let start_ply = start.ply() as usize;
     for (i, m) in game.moves.iter().enumerate() {
         let ply = start_ply + i;
-        if ply % 2 == 0 {
+        if ply.is_multiple_of(2) {
             toks.push(format!("{}.", ply / 2 + 1));
         } else if i == 0 {
             toks.push(format!("{}...", ply / 2 + 1));
