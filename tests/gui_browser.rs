@@ -225,11 +225,29 @@ fn play_analyse_and_finish_a_game_in_chromium() {
     );
     b.screenshot(&out.join("04-game-over.png"));
 
+    // Click to move shown (the two moves played by clicks above).
+    let clicks: Vec<f64> = serde_json::from_value(b.js("return window.punctClickToMove")).unwrap();
+    // The page loaded again (warm: the browser and the server have served it once).
+    b.navigate(&gui.url());
+    let warm_board = b
+        .wait_js(
+            "return window.punctFirstBoardMs",
+            Duration::from_secs(10),
+            "the first board (warm)",
+        )
+        .as_f64()
+        .unwrap();
     let mut l = lat.clone();
     let med = median(&mut l);
     let max = l.last().copied().unwrap_or(0.0);
+    let click_text = clicks
+        .iter()
+        .map(|c| format!("{c:.0} ms"))
+        .collect::<Vec<_>>()
+        .join(", ");
     let figures = format!(
-        "page load to first board: {first_board:.0} ms\n\
+        "page load to first board: cold {first_board:.0} ms, warm {warm_board:.0} ms\n\
+         click to move shown (next frame painted): {click_text}\n\
          engine info line read -> on screen: median {med:.1} ms, max {max:.1} ms over {} lines\n",
         lat.len()
     );
@@ -339,7 +357,7 @@ fn fast_replies(b: &Browser, gui: &Gui, latency_ms: Option<u64>) {
         // The move request's own answer is in by now (latency + a margin).
         std::thread::sleep(Duration::from_millis(latency_ms.unwrap_or(0) + 250));
         b.wait_js(
-            "return window.punctPending === 0",
+            "return !window.punctPending",
             Duration::from_secs(5),
             "requests to be answered",
         );

@@ -22,7 +22,10 @@ let navCursor = null;            // where ←/→ are heading while the server h
 let navTimer = null;
 let serverSeen = {};             // the server's last seats, variant and time (the selects follow changes only)
 let lastEval = null;             // the latest engine score, White's view: { cp, text }
-window.punctStale = 0;           // states dropped for being older than the one shown
+window.punctStale = 0;
+window.punctClickToMove = [];    // ms from the press that played a move to it being on screen
+let pressAt = 0;                 // performance.now() of the last press on the board or ✓
+let pendingMove = null;          // { mv, t }: a move sent, not shown yet           // states dropped for being older than the one shown
 window.punctInfoLatency = [];    // ms from the engine's line being read to it being on screen
 window.punctFirstBoardMs = null; // ms from navigation start to the first board drawn
 
@@ -193,6 +196,7 @@ function playPlacement(p) {
     if (!window.confirm('Play ' + mv + ' here and drop the ' + later + ' later move' + (later > 1 ? 's' : '') + '?')) return;
   }
   cancel();
+  pendingMove = { mv: mv, t: pressAt || performance.now() };
   post('/api/move', { move: mv });
 }
 
@@ -411,6 +415,11 @@ function render(s) {
   // overtaken by the event stream) never replaces a newer one.
   if (state && s.boot === state.boot && s.version < state.version) { window.punctStale++; return; }
   if (navCursor !== null && s.cursor === navCursor) navCursor = null;
+  if (pendingMove && s.moves.includes(pendingMove.mv)) {
+    const t = pendingMove.t;
+    pendingMove = null;
+    requestAnimationFrame(() => { window.punctClickToMove.push(performance.now() - t); });
+  }
   state = s;
   stateAt = Date.now();
   const key = s.version + (flipped ? 'f' : '');
@@ -638,7 +647,8 @@ function seatValue(v) { return v === 'human' ? 'human' : parseInt(v, 10); }
 
 function setup() {
   const board = $('board');
-  board.addEventListener('pointerdown', (ev) => { lastPointer = ev.pointerType || 'mouse'; });
+  board.addEventListener('pointerdown', (ev) => { lastPointer = ev.pointerType || 'mouse'; pressAt = performance.now(); });
+  $('btn-place').addEventListener('pointerdown', () => { pressAt = performance.now(); });
   // A touch acts on the lifted finger (and the click the browser may add after it is ignored).
   let touchUp = 0;
   board.addEventListener('pointerup', (ev) => { if (ev.pointerType !== 'mouse') { touchUp = Date.now(); onBoardClick(ev); } });
