@@ -149,7 +149,9 @@ function drawOverlay() {
   } else if (sel.kind || sel.from) {
     $('hint').textContent = hover.cell && !onSelected ? hover.cell + ': no legal placement here' : (sel.from && onSelected ? 'click the piece again to let go of it; R or ↻ turns it where it stands' : 'pick a green dot');
   } else {
-    $('hint').textContent = HINT_TEXT;
+    const h = state.hint;
+    const shown = h && h.position === state.position && h.move;
+    $('hint').textContent = shown ? 'Hint (' + h.engine + '): ' + h.move + ' ' + h.score + (h.depth ? '/' + h.depth : '') : (state.review && state.review.current ? '' : HINT_TEXT);
   }
   $('btn-rotate').disabled = hc.length < 2 && !(onSelected && hc.length);
   $('btn-place').disabled = !p || (onSelected && !hover.turned);
@@ -489,8 +491,7 @@ function render(s) {
   }
   const h = s.hint;
   $('btn-hint').textContent = h && h.pending && h.position === s.position ? 'Hint…' : 'Hint';
-  if (h && h.position === s.position && h.move) $('hint').textContent = 'Hint (' + h.engine + '): ' + h.move + ' ' + h.score + (h.depth ? '/' + h.depth : '');
-  else if (h && h.position === s.position && h.error) showMessage('hint: ' + h.error, false);
+  if (h && h.position === s.position && h.error) showMessage('hint: ' + h.error, false);
   renderReview();
   renderEvalBar();
   renderHands();
@@ -576,14 +577,15 @@ function renderReview() {
   const g = $('graph');
   const info = $('review-info');
   $('btn-review').textContent = rv && rv.running ? 'Stop review' : 'Review game';
-  if (!rv) { g.hidden = true; info.textContent = ''; return; }
+  if (!rv) { g.hidden = true; info.textContent = ''; document.body.classList.remove('has-graph'); return; }
   const counts = { inaccuracy: 0, mistake: 0, blunder: 0 };
   rv.marks.forEach((m) => { if (m.class) counts[m.class]++; });
   info.textContent = (rv.running ? 'reviewing: ' : 'reviewed: ') + rv.done + ' of ' + rv.total + ' positions by ' + rv.engine +
     ' (' + rv.movetime / 1000 + ' s each)' + (rv.error ? '; ' + rv.error : '') + (rv.current ? '' : ' — an earlier game') +
     '. Inaccuracies ' + counts.inaccuracy + ', mistakes ' + counts.mistake + ', blunders ' + counts.blunder + '.';
-  if (!rv.current || !rv.evals.length) { g.hidden = true; return; }
+  if (!rv.current || !rv.evals.length) { g.hidden = true; document.body.classList.remove('has-graph'); return; }
   g.hidden = false;
+  document.body.classList.add('has-graph');
   drawGraph(g, rv);
 }
 
