@@ -469,7 +469,7 @@ function render(s) {
     serverSeen.time = tkey;
     if (s.time.movetime !== undefined) { $('time-mode').value = 'movetime'; $('movetime').value = s.time.movetime / 1000; }
     else { $('time-mode').value = 'clock'; $('clock-base').value = s.time.base / 1000; $('clock-inc').value = s.time.inc / 1000; }
-    $('time-mode').onchange && $('time-mode').onchange();
+    timeLabels();
   }
   $('btn-playfrom').disabled = !!(s.outcome && s.at_end);
   const anaSel = $('ana-engine');
@@ -639,6 +639,8 @@ function step(d) {
   post('/api/goto', { ply: navCursor });
 }
 
+function timeLabels() { const c = $('time-mode').value === 'clock'; $('lbl-clock').hidden = !c; $('lbl-movetime').hidden = c; }
+
 function timeSetting() {
   if ($('time-mode').value === 'clock') {
     return { base: Math.round(parseFloat($('clock-base').value) * 1000), inc: Math.round(parseFloat($('clock-inc').value) * 1000) };
@@ -698,7 +700,7 @@ function setup() {
   $('nav-prev').onclick = () => state && step(-1);
   $('nav-next').onclick = () => state && step(1);
   $('nav-last').onclick = () => state && post('/api/goto', { ply: state.moves.length });
-  $('time-mode').onchange = () => { const c = $('time-mode').value === 'clock'; $('lbl-clock').hidden = !c; $('lbl-movetime').hidden = c; };
+  $('time-mode').onchange = () => { timeLabels(); setupNow(); };
   $('btn-analyse').onclick = () => state && post('/api/analysis', { on: !state.analysis.on, engine: parseInt($('ana-engine').value, 10) || 0, multipv: parseInt($('ana-multipv').value, 10) || 1 });
   const copy = (id) => { const v = $(id).value; if (navigator.clipboard) navigator.clipboard.writeText(v).then(() => showMessage('copied', true), () => { $(id).select(); }); else $(id).select(); };
   $('copy-pos').onclick = () => copy('pos-text');
