@@ -629,6 +629,8 @@ fn review_graph_hint_flip_and_arrows() {
     assert_eq!(srv["review"]["evals"].as_array().unwrap().len(), 8);
     assert_eq!(srv["review"]["marks"].as_array().unwrap().len(), 7);
     b.screenshot(&artifacts().join("06-review.png"));
+    // Pointer actions do not scroll: the graph is brought into view first.
+    b.js("document.getElementById('graph').scrollIntoView({block: 'center'}); return 1");
     b.hover_click_css("#graph rect.hit[data-ply='2']");
     gui.wait_state(Duration::from_secs(5), "the click on the graph", |s| {
         s["cursor"] == 2
