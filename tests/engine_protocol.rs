@@ -532,7 +532,7 @@ fn random_bytes_never_kill_the_engine() {
 /// `movestogo` reaches the time manager: with one move to the time control the engine may
 /// spend half of the usable clock, so it does not answer before that (the soft limit: no new
 /// iteration is started after it, none is cut short before it). In sudden death the same
-/// clock gives a 25th. The exact shares are the unit tests of `engine/timeman.rs`.
+/// clock gives a 25th. The exact shares are the unit tests of `engine/search/timeman.rs`.
 #[test]
 fn movestogo_one_spends_half_the_clock() {
     let mut e = Engine::start();

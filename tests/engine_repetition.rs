@@ -3,7 +3,7 @@
 //! occurrence, so the engine must see it coming from the second).
 //!
 //! Catches: the search scoring a repetition only from the third occurrence
-//! (`src/engine/search.rs`, `negamax`: `pos.repetitions() >= 2`).
+//! (`src/engine/search/tree.rs`, `negamax`: `pos.repetitions() >= 2`).
 
 use punct::engine::search::Searcher;
 use punct::engine::types::{Limits, Score, SearchControl};

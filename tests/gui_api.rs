@@ -245,10 +245,49 @@ fn a_crashed_engine_is_reported_and_restarted() {
 
 #[test]
 fn a_hung_engine_is_stopped_and_reported() {
+    // Late: `stop` after the move's time and 5 s, killed 3 s later and started again once by
+    // itself; hung again, it is shown as failed.
     let gui = gui_with_mock("hang");
-    let (_, took) = first_move_fails_the_mock(&gui, Duration::from_secs(30), "in time");
-    assert!(took < Duration::from_secs(15), "{took:?}");
+    let (_, took) = first_move_fails_the_mock(&gui, Duration::from_secs(40), "in time");
+    assert!(took < Duration::from_secs(25), "{took:?}");
     assert_eq!(gui.get("/api/state").status, 200);
+}
+
+#[test]
+fn a_late_answer_after_stop_is_taken() {
+    // The mock answers its first move at once and the next ones 6 s late: past the move's
+    // time and 5 s it is sent `stop`, and its answer (within 3 s more) is played, no restart.
+    let gui = Gui::start(&[
+        "--no-default-engine",
+        "--engine",
+        &format!("cmd={PUNCT}"),
+        "name=punct",
+        "--engine",
+        &format!("cmd={MOCK}"),
+        "name=mock",
+        "arg=--mode",
+        "arg=slow",
+        "arg=--delay-ms",
+        "arg=6000",
+        "arg=--after",
+        "arg=1",
+    ]);
+    gui.post(
+        "/api/new",
+        &json!({"white": "human", "black": 1, "time": {"movetime": 50}}),
+    );
+    gui.post("/api/move", &json!({"move": "c5c6d6"}));
+    gui.wait_state(Duration::from_secs(10), "the first answer", |s| {
+        s["moves"].as_array().unwrap().len() == 2
+    });
+    let s = gui.state();
+    let legal = s["legal"]["drops"]["T"][0].as_str().unwrap().to_string();
+    gui.post("/api/move", &json!({"move": legal}));
+    let s = gui.wait_state(Duration::from_secs(15), "the late answer", |s| {
+        s["moves"].as_array().unwrap().len() == 4
+    });
+    assert_eq!(s["engines"][1]["restarts"], 0, "{}", s["engines"]);
+    assert_eq!(s["engines"][1]["state"], "ready", "{}", s["engines"]);
 }
 
 #[test]

@@ -54,7 +54,10 @@ fn paths(code: &str) -> Vec<Vec<String>> {
     // `use` statements, groups expanded.
     for stmt in code.split(';') {
         let Some(i) = stmt.find("use ") else { continue };
-        let s: String = stmt[i + 4..].chars().filter(|c| !c.is_whitespace()).collect();
+        let s: String = stmt[i + 4..]
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect();
         if s.starts_with("crate::") || s.starts_with("super::") || s.starts_with("self::") {
             expand(&s, &mut out);
         }

@@ -65,6 +65,9 @@ suite not passed, 2 bad arguments or suite file,
 ";
 
 fn main() -> ExitCode {
+    if let Some(code) = punct::referee::review::dispatch() {
+        return ExitCode::from(code);
+    }
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();

@@ -51,6 +51,8 @@ struct EngineSlot {
     generation: u64,
     state: EngineState,
     caps: EngineCaps,
+    /// Restarts after missing a deadline (automatic), shown on the page.
+    restarts: u32,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -76,9 +78,32 @@ pub struct App {
     /// Engines do not move while paused (watching engine games step by step).
     pub paused: bool,
     /// The last notice for the page (an error or what happened).
-    message: String,
+    pub(crate) message: String,
     subscribers: Vec<Sender<String>>,
     pub results_dir: PathBuf,
+    /// Tells this server's states from another's (the page orders states by `version` only
+    /// within one boot).
+    boot: u64,
+    /// The last score and depth of the engine searching its move (for the PGN record).
+    move_info: (Option<crate::referee::players::player::Score>, Option<u32>),
+    /// The engine's best move for a position (the hint button), as JSON.
+    pub hint: Option<Value>,
+    /// The review of the game (evaluation of every position), when one was asked for.
+    pub review: Option<Review>,
+}
+
+/// A game review running or done in its own thread (`src/referee/review.rs`).
+pub struct Review {
+    /// Counts reviews, so that a late report of an old one is not taken for this one.
+    pub id: u64,
+    pub start: String,
+    pub moves: Vec<String>,
+    pub engine: String,
+    pub movetime_ms: u64,
+    pub evals: Vec<crate::referee::review::Eval>,
+    pub running: bool,
+    pub error: Option<String>,
+    pub cancel: Arc<AtomicBool>,
 }
 
 /// The shared app.
@@ -121,6 +146,7 @@ impl App {
                     generation: 0,
                     state: EngineState::Off,
                     caps: EngineCaps::default(),
+                    restarts: 0,
                 })
                 .collect(),
             events_tx: tx,
@@ -138,8 +164,16 @@ impl App {
             message: String::new(),
             subscribers: Vec::new(),
             results_dir,
+            boot: (now_ms() as u64) ^ u64::from(std::process::id()) << 40,
+            move_info: (None, None),
+            hint: None,
+            review: None,
         };
         (app, rx)
+    }
+
+    pub fn engine_config(&self, i: usize) -> Option<EngineConfig> {
+        self.engines.get(i).map(|e| e.cfg.clone())
     }
 
     pub fn engine_names(&self) -> Vec<String> {
@@ -257,6 +291,7 @@ impl App {
             };
             h.send(EngineCmd::SetOption("MultiPV".into(), n.to_string()));
         }
+        self.move_info = (None, None);
         h.send(EngineCmd::Go {
             id,
             position: self.game.position_command(),
@@ -294,6 +329,22 @@ impl App {
                 }
                 self.changed_view();
             }
+            EngineEvent::Restarted(i, generation, why) => {
+                if generation != self.engines[i].generation {
+                    return;
+                }
+                self.message = format!(
+                    "engine {}: {why}; it was restarted",
+                    self.engines[i].cfg.name
+                );
+                if self.search.is_some_and(|s| s.engine == i) {
+                    // Asked again when the engine reports Ready.
+                    self.search = None;
+                }
+                self.engines[i].state = EngineState::Starting;
+                self.engines[i].restarts += 1;
+                self.changed_view();
+            }
             EngineEvent::Line {
                 engine,
                 search,
@@ -303,6 +354,13 @@ impl App {
                 let Some(s) = self.search.filter(|s| Some(s.id) == search) else {
                     return;
                 };
+                if matches!(s.purpose, Purpose::Move(_)) {
+                    let mut si = crate::referee::players::player::SearchInfo::default();
+                    si.update(&line);
+                    if si.score.is_some() {
+                        self.move_info = (si.score, si.depth.or(self.move_info.1));
+                    }
+                }
                 if line.starts_with("info") {
                     let read_ms = now_ms() - at.elapsed().as_secs_f64() * 1000.0;
                     let mut info = parse_info(&line);
@@ -334,7 +392,10 @@ impl App {
                     if current {
                         let name = self.engines[engine].cfg.name.clone();
                         match self.game.play_text(&token) {
-                            Ok(_) => self.message.clear(),
+                            Ok(_) => {
+                                self.message.clear();
+                                self.game.note_last(self.move_info.0, self.move_info.1);
+                            }
                             Err(e) => {
                                 self.paused = true;
                                 self.message = format!(
@@ -369,7 +430,7 @@ impl App {
     }
 
     /// A change that is not a new game state (engine state, message): only sent.
-    fn changed_view(&mut self) {
+    pub fn changed_view(&mut self) {
         self.version += 1;
         if !self.subscribers.is_empty() {
             let state = self.state_json().to_string();
@@ -458,6 +519,66 @@ impl App {
             self.game.names[1]
         );
         self.changed();
+        Ok(())
+    }
+
+    /// Seats and time from the page, applied at once: an engine seated on the side to move
+    /// starts thinking (play resumes, unless analysing).
+    pub fn act_setup(&mut self, req: &Value) -> Result<(), String> {
+        let seats = [
+            self.parse_seat(req.get("white"))?
+                .unwrap_or(self.game.seats[0]),
+            self.parse_seat(req.get("black"))?
+                .unwrap_or(self.game.seats[1]),
+        ];
+        if let Some(t) = req.get("time") {
+            let t = parse_time(t)?;
+            if t != self.game.time {
+                self.game.time = t;
+                self.game.reset_clocks();
+            }
+        }
+        if seats != self.game.seats {
+            self.game.seats = seats;
+            self.game.names = [
+                seat_name(&self.engine_cfgs(), seats[0]),
+                seat_name(&self.engine_cfgs(), seats[1]),
+            ];
+            let side = self.game.shown().side_to_move();
+            if matches!(seats[side.index()], Seat::Engine(_)) && !self.analysis.on {
+                self.paused = false;
+            }
+            self.message = format!("{} vs {}", self.game.names[0], self.game.names[1]);
+        }
+        self.changed();
+        Ok(())
+    }
+
+    /// Plays on from the shown position (a loaded game, or any move of the list): the moves
+    /// after it are dropped, seats and time as given (else as they are), play resumes.
+    pub fn act_play_from(&mut self, req: &Value) -> Result<(), String> {
+        if let Some(p) = req.get("ply").and_then(Value::as_u64) {
+            self.game.go_to(p as usize);
+        }
+        let dropped = self.game.moves().len() - self.game.cursor();
+        self.stop_search();
+        self.game.truncate();
+        self.game.reset_clocks();
+        self.analysis.on = false;
+        self.paused = false;
+        self.act_setup(req)?;
+        self.message = format!(
+            "playing on from move {}{}: {} vs {}",
+            self.game.cursor(),
+            if dropped > 0 {
+                format!(" ({dropped} later moves dropped)")
+            } else {
+                String::new()
+            },
+            self.game.names[0],
+            self.game.names[1]
+        );
+        self.changed_view();
         Ok(())
     }
 
@@ -689,12 +810,48 @@ impl App {
                     EngineState::Failed(d) => ("failed", d.clone()),
                 };
                 json!({"name": e.cfg.name, "state": state, "detail": detail,
-                       "multipv_max": e.caps.multipv_max})
+                       "multipv_max": e.caps.multipv_max, "restarts": e.restarts})
             })
             .collect();
         let [cw, cb] = shown.centre_count();
+        let review = self.review.as_ref().map(|r| {
+            let same_game = r.start == position_to_string(self.game.start_position())
+                && self.game.moves().len() >= r.moves.len()
+                && self
+                    .game
+                    .moves()
+                    .iter()
+                    .zip(&r.moves)
+                    .all(|(a, b)| a.to_string() == *b);
+            let start = read_position(&r.start, self.game.variant())
+                .unwrap_or_else(|_| self.game.start_position().clone());
+            let verdicts = crate::referee::review::verdicts(&start, &r.moves, &r.evals);
+            json!({
+                "current": same_game,
+                "engine": r.engine,
+                "movetime": r.movetime_ms,
+                "total": r.moves.len() + 1,
+                "done": r.evals.len(),
+                "running": r.running,
+                "error": r.error,
+                "evals": r.evals.iter().map(|e| json!({"cp": e.white_cp, "text": e.text,
+                    "depth": e.depth, "best": e.best})).collect::<Vec<_>>(),
+                "marks": verdicts.iter().map(|v| json!({"class": v.class.map(|c| c.name()),
+                    "drop": v.drop, "better": v.better})).collect::<Vec<_>>(),
+            })
+        });
+        let notes: Vec<Value> = self
+            .game
+            .notes()
+            .iter()
+            .map(|n| json!({"ms": n.ms.round()}))
+            .collect();
         json!({
+            "boot": self.boot,
             "version": self.version,
+            "review": review,
+            "hint": self.hint,
+            "notes": notes,
             "variant": self.game.variant().name(),
             "start": position_to_string(self.game.start_position()),
             "moves": self.game.moves().iter().map(|m| m.to_string()).collect::<Vec<_>>(),

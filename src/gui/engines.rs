@@ -71,6 +71,9 @@ pub enum EngineEvent {
         search: u64,
         token: String,
     },
+    /// The engine missed a deadline and is being started again (engine, generation, why): its
+    /// search is lost and is asked again when it is ready.
+    Restarted(usize, u64, String),
 }
 
 /// A running engine's handle; dropping it asks the thread to quit (which kills the group).
@@ -155,14 +158,68 @@ fn handshake(p: &mut EngineProcess, cfg: &EngineConfig) -> Result<EngineCaps, St
     Ok(caps)
 }
 
+/// How often in a row an engine that missed a deadline is restarted by itself before it is
+/// shown as failed (a success resets the count).
+pub const AUTO_RESTARTS: u32 = 1;
+
+/// Why one life of an engine process ended.
+enum End {
+    /// Told to quit (or the GUI is going away).
+    Quit,
+    /// Failed for good (could not start, exited, bad handshake...).
+    Failed(String),
+    /// Missed a deadline; restarted by itself unless that happened too often.
+    Late(String),
+}
+
 /// The engine thread: start, handshake, then commands in and lines out until told to quit or
-/// the engine fails.
+/// the engine fails. An engine that answers late is first asked to `stop` (a late answer is
+/// still taken), then killed and started again, so that the game goes on.
 fn drive(
     (index, generation): (usize, u64),
     cfg: &EngineConfig,
     rx: &Receiver<EngineCmd>,
     events: &Sender<EngineEvent>,
 ) {
+    let mut restarts = 0;
+    loop {
+        match live((index, generation), cfg, rx, events, &mut restarts) {
+            End::Quit => return,
+            End::Failed(why) => {
+                let _ = events.send(EngineEvent::State(
+                    index,
+                    generation,
+                    EngineState::Failed(why),
+                    EngineCaps::default(),
+                ));
+                return;
+            }
+            End::Late(why) if restarts >= AUTO_RESTARTS => {
+                let _ = events.send(EngineEvent::State(
+                    index,
+                    generation,
+                    EngineState::Failed(why),
+                    EngineCaps::default(),
+                ));
+                return;
+            }
+            End::Late(why) => {
+                restarts += 1;
+                log::warn!("engine {}: {why}; restarting it ({restarts})", cfg.name);
+                let _ = events.send(EngineEvent::Restarted(index, generation, why));
+            }
+        }
+    }
+}
+
+/// One life of the engine process.
+fn live(
+    (index, generation): (usize, u64),
+    cfg: &EngineConfig,
+    rx: &Receiver<EngineCmd>,
+    events: &Sender<EngineEvent>,
+    restarts: &mut u32,
+) -> End {
     let state = |s: EngineState, caps: &EngineCaps| {
         let _ = events.send(EngineEvent::State(index, generation, s, caps.clone()));
     };
@@ -170,25 +227,20 @@ fn drive(
     state(EngineState::Starting, &none);
     let mut p = match EngineProcess::spawn(cfg) {
         Ok(p) => p,
-        Err(e) => {
-            state(
-                EngineState::Failed(format!("cannot start '{}': {e}", cfg.cmd)),
-                &none,
-            );
-            return;
-        }
+        Err(e) => return End::Failed(format!("cannot start '{}': {e}", cfg.cmd)),
     };
     let caps = match handshake(&mut p, cfg) {
         Ok(c) => c,
         Err(e) => {
             p.kill();
-            state(EngineState::Failed(e), &none);
-            return;
+            return End::Failed(e);
         }
     };
     state(EngineState::Ready, &caps);
-    // The running search and when it must have answered.
+    // The running search, when it must have answered, and whether `stop` was sent for being
+    // late.
     let mut search: Option<(u64, Option<Instant>)> = None;
+    let mut nudged = false;
     loop {
         match rx.try_recv() {
             Ok(EngineCmd::Go {
@@ -203,25 +255,23 @@ fn drive(
                     let _ = p.send("stop");
                     if let Err(f) = p.wait_for("bestmove", Instant::now() + STOP_GRACE, |_| {}) {
                         p.kill();
-                        let why = match f {
-                            IoFault::Timeout => "the engine did not stop in time and was killed",
-                            IoFault::Disconnected => "the engine exited",
-                            IoFault::InputBlocked => "the engine does not read its input",
+                        return match f {
+                            IoFault::Timeout => End::Late("the engine did not stop in time".into()),
+                            IoFault::Disconnected => End::Failed("the engine exited".into()),
+                            IoFault::InputBlocked => {
+                                End::Failed("the engine does not read its input".into())
+                            }
                         };
-                        state(EngineState::Failed(why.into()), &caps);
-                        return;
                     }
                 }
                 p.drain();
                 let sent = p.send(&position).and_then(|_| p.send(&go));
                 if sent.is_err() {
-                    state(
-                        EngineState::Failed("the engine closed its input".into()),
-                        &caps,
-                    );
-                    return;
+                    p.kill();
+                    return End::Failed("the engine closed its input".into());
                 }
                 search = Some((id, limit.map(|l| Instant::now() + l + HANG_GRACE)));
+                nudged = false;
                 state(EngineState::Thinking, &caps);
             }
             Ok(EngineCmd::Stop) => {
@@ -229,6 +279,7 @@ fn drive(
                     let _ = p.send("stop");
                     let by = Instant::now() + STOP_GRACE;
                     search = Some((id, Some(deadline.map_or(by, |d| d.min(by)))));
+                    nudged = true;
                 }
             }
             Ok(EngineCmd::SetOption(name, value)) => {
@@ -236,18 +287,22 @@ fn drive(
             }
             Ok(EngineCmd::Quit) | Err(TryRecvError::Disconnected) => {
                 p.quit(Duration::from_millis(300));
-                return;
+                return End::Quit;
             }
             Err(TryRecvError::Empty) => {}
         }
-        if let Some((_, Some(deadline))) = search {
+        if let Some((id, Some(deadline))) = search {
             if Instant::now() > deadline {
-                p.kill();
-                state(
-                    EngineState::Failed("the engine did not answer in time and was stopped".into()),
-                    &caps,
-                );
-                return;
+                if !nudged {
+                    // Late: a `stop` may still bring the answer (a loaded machine).
+                    log::warn!("engine {}: late; sending stop", cfg.name);
+                    let _ = p.send("stop");
+                    search = Some((id, Some(Instant::now() + STOP_GRACE)));
+                    nudged = true;
+                } else {
+                    p.kill();
+                    return End::Late("the engine did not answer in time".into());
+                }
             }
         }
         // Short waits so that commands are taken up within a few milliseconds.
@@ -261,6 +316,7 @@ fn drive(
                             search: id,
                             token,
                         });
+                        *restarts = 0;
                         state(EngineState::Ready, &caps);
                     }
                 } else {
@@ -275,14 +331,11 @@ fn drive(
             Err(IoFault::Timeout) => {}
             Err(IoFault::Disconnected) => {
                 p.kill();
-                state(EngineState::Failed("the engine exited".into()), &caps);
-                return;
+                return End::Failed("the engine exited".into());
             }
             Err(IoFault::InputBlocked) => {
                 p.kill();
-                let why = "the engine does not read its input";
-                state(EngineState::Failed(why.into()), &caps);
-                return;
+                return End::Failed("the engine does not read its input".into());
             }
         }
     }

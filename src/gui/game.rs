@@ -36,6 +36,16 @@ impl TimeSetting {
     }
 }
 
+/// What is known about how a move was made, for the PGN record.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MoveNote {
+    /// Thinking time in milliseconds (0 when unknown, e.g. a loaded game).
+    pub ms: f64,
+    /// The engine's last score (its own point of view) and depth.
+    pub score: Option<crate::referee::players::player::Score>,
+    pub depth: Option<u32>,
+}
+
 /// A game lost on the clock (the rules know nothing about clocks).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct TimeLoss(pub Colour);
@@ -44,6 +54,8 @@ pub struct Game {
     variant: Variant,
     start: Position,
     moves: Vec<Move>,
+    /// One note per move.
+    notes: Vec<MoveNote>,
     /// Moves shown: the board is the position after `moves[..cursor]`.
     cursor: usize,
     pub seats: [Seat; 2],
@@ -63,6 +75,7 @@ impl Game {
             variant,
             start: Position::new(variant),
             moves: Vec::new(),
+            notes: Vec::new(),
             cursor: 0,
             seats: [Seat::Human, Seat::Engine(0)],
             time: TimeSetting::MoveTime(1000),
@@ -82,6 +95,7 @@ impl Game {
         self.variant = start.variant();
         self.start = start;
         self.moves.clear();
+        self.notes.clear();
         self.cursor = 0;
         self.time_loss = None;
         self.reset_clocks();
@@ -100,6 +114,30 @@ impl Game {
 
     pub fn moves(&self) -> &[Move] {
         &self.moves
+    }
+
+    pub fn notes(&self) -> &[MoveNote] {
+        &self.notes
+    }
+
+    /// Sets the engine's score and depth of the last move.
+    pub fn note_last(
+        &mut self,
+        score: Option<crate::referee::players::player::Score>,
+        depth: Option<u32>,
+    ) {
+        if let Some(n) = self.notes.last_mut() {
+            n.score = score;
+            n.depth = depth;
+        }
+    }
+
+    /// Drops the moves after the cursor (playing on from the shown position).
+    pub fn truncate(&mut self) {
+        self.moves.truncate(self.cursor);
+        self.notes.truncate(self.cursor);
+        self.time_loss = None;
+        self.turn_started = Instant::now();
     }
 
     pub fn cursor(&self) -> usize {
@@ -144,13 +182,19 @@ impl Game {
         let mut pos = self.shown();
         let mover = pos.side_to_move();
         pos.play(mv).map_err(|e| e.to_string())?;
+        let ms = self.turn_started.elapsed().as_secs_f64() * 1000.0;
         if self.at_end() {
             self.charge_clock(mover);
         } else {
             self.time_loss = None;
         }
         self.moves.truncate(self.cursor);
+        self.notes.truncate(self.cursor);
         self.moves.push(mv);
+        self.notes.push(MoveNote {
+            ms,
+            ..MoveNote::default()
+        });
         self.cursor = self.moves.len();
         self.turn_started = Instant::now();
         Ok(())
@@ -163,9 +207,18 @@ impl Game {
         Ok(mv)
     }
 
+    /// Whether the clock runs: not before the first move of the game (as on lichess).
+    fn clock_started(&self) -> bool {
+        !self.moves.is_empty()
+    }
+
     fn charge_clock(&mut self, mover: Colour) {
         if let TimeSetting::Clock { inc, .. } = self.time {
-            let used = self.turn_started.elapsed().as_millis() as u64;
+            let used = if self.clock_started() {
+                self.turn_started.elapsed().as_millis() as u64
+            } else {
+                0
+            };
             let c = &mut self.clocks[mover.index()];
             *c = c.saturating_sub(used) + inc;
         }
@@ -177,7 +230,9 @@ impl Game {
             return None;
         };
         let mut c = self.clocks;
-        if self.at_end() && !self.finished() {
+        if let Some(TimeLoss(loser)) = self.time_loss {
+            c[loser.index()] = 0;
+        } else if self.at_end() && !self.finished() && self.clock_started() {
             let side = self.shown().side_to_move().index();
             c[side] = c[side].saturating_sub(self.turn_started.elapsed().as_millis() as u64);
         }
@@ -191,8 +246,9 @@ impl Game {
         }
         if let Some(c) = self.clocks_now() {
             let side = self.shown().side_to_move();
-            if c[side.index()] == 0 {
+            if c[side.index()] == 0 && self.clock_started() {
                 self.time_loss = Some(TimeLoss(side));
+                self.clocks[side.index()] = 0;
                 return true;
             }
         }
@@ -234,6 +290,7 @@ impl Game {
         if self.moves.pop().is_none() {
             return false;
         }
+        self.notes.pop();
         self.cursor = self.moves.len();
         self.time_loss = None;
         self.turn_started = Instant::now();
@@ -277,6 +334,7 @@ impl Game {
             parsed.push(mv);
         }
         self.reset(start);
+        self.notes = vec![MoveNote::default(); parsed.len()];
         self.moves = parsed;
         self.cursor = self.moves.len();
         Ok(())
@@ -322,11 +380,18 @@ mod tests {
         g.time = TimeSetting::Clock { base: 30, inc: 0 };
         g.reset(Position::new(Variant::Standard));
         assert!(!g.check_flag());
+        // The clock does not run before the first move.
+        std::thread::sleep(Duration::from_millis(40));
+        assert!(!g.check_flag());
+        g.play_text("c5c6d6").unwrap();
+        assert!(!g.check_flag());
         std::thread::sleep(Duration::from_millis(40));
         assert!(g.check_flag());
-        assert_eq!(g.time_loss, Some(TimeLoss(Colour::White)));
+        assert_eq!(g.time_loss, Some(TimeLoss(Colour::Black)));
         assert!(g.finished());
-        assert!(g.play_text("c5c6d6").is_err());
+        // The loser's clock shows 0.
+        assert_eq!(g.clocks_now(), Some([30, 0]));
+        assert!(g.play_text("f5f6f7").is_err());
     }
 
     #[test]

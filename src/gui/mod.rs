@@ -15,6 +15,7 @@ pub mod game;
 pub mod http;
 pub mod info;
 pub mod records;
+pub mod review;
 pub mod server;
 
 use std::net::{TcpListener, TcpStream};

@@ -72,11 +72,12 @@ pub fn game_pgn(game: &Game) -> String {
         moves: game
             .moves()
             .iter()
-            .map(|m| MoveRecord {
+            .zip(game.notes())
+            .map(|(m, n)| MoveRecord {
                 mv: m.to_string(),
-                ms: 0.0,
-                score: None,
-                depth: None,
+                ms: n.ms,
+                score: n.score,
+                depth: n.depth,
                 nodes: None,
                 overhead_us: None,
                 clock_ms: None,
@@ -152,8 +153,16 @@ mod tests {
     fn saved_games_read_back_and_names_are_checked() {
         let mut g = Game::new(Variant::Standard);
         g.play_text("c5c6d6").unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(15));
         g.play_text("f5f6f7").unwrap();
+        g.note_last(
+            Some(crate::referee::players::player::Score::Cp(-25)),
+            Some(7),
+        );
         let text = game_pgn(&g);
+        // Each move's own time, and the engine's score and depth when known.
+        assert!(!text.contains("f5f6f7 {0.000s}"), "{text}");
+        assert!(text.contains("f5f6f7 {-0.25/7 0.0"), "{text}");
         let back = read_games(&text);
         assert_eq!(back.len(), 1);
         assert_eq!(back[0].moves, vec!["c5c6d6", "f5f6f7"]);

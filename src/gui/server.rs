@@ -149,6 +149,16 @@ fn post(ctx: &Ctx, path: &str, body: &Value) -> Result<(), (u16, String)> {
     let mut app = lock(&ctx.app);
     match path {
         "/api/new" => app.act_new(body).map_err(bad),
+        "/api/setup" => app.act_setup(body).map_err(bad),
+        "/api/playfrom" => app.act_play_from(body).map_err(bad),
+        "/api/review" => {
+            drop(app);
+            crate::gui::review::start_review(&ctx.app, body).map_err(bad)
+        }
+        "/api/hint" => {
+            drop(app);
+            crate::gui::review::start_hint(&ctx.app, body).map_err(bad)
+        }
         "/api/move" => app.act_move(&text("move")?).map_err(|e| (422, e)),
         "/api/goto" => {
             let ply = body

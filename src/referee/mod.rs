@@ -18,7 +18,8 @@
 //! - `records/`: `pgn`, `jsonl`, `resume`, `sample` (`-sample`), `shard` and `merge` (runs split
 //!   over machines);
 //! - `junit` (JUnit XML); `runner` (workers, records, output), `compliance` (`-compliance`,
-//!   `-check-pgn`), `suite` (`-suite`: test positions for CI);
+//!   `-check-pgn`), `suite` (`-suite`: test positions for CI), `review` (`punct-referee review`:
+//!   a game annotated by an engine, also the GUI's game review);
 //! - `cli/`: the command line and TOML files, the one part that knows every other part.
 //!
 //! [`RunConfig`]: settings::RunConfig
@@ -32,6 +33,7 @@ pub mod junit;
 pub mod openings;
 pub mod players;
 pub mod records;
+pub mod review;
 pub mod runner;
 pub mod settings;
 pub mod signals;

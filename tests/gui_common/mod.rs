@@ -321,8 +321,10 @@ impl Browser {
             assert!(Instant::now() < end, "chromedriver did not start");
             std::thread::sleep(Duration::from_millis(50));
         }
+        static STARTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = STARTED.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         let profile =
-            std::env::temp_dir().join(format!("punct-gui-chromium-{}", std::process::id()));
+            std::env::temp_dir().join(format!("punct-gui-chromium-{}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&profile);
         let args = [
             "--headless",
@@ -432,6 +434,10 @@ impl Browser {
         Ok(v["value"].clone())
     }
 
+    pub fn session(&self) -> &str {
+        &self.session
+    }
+
     fn s(&self, rest: &str) -> String {
         format!("/session/{}{rest}", self.session)
     }
@@ -481,6 +487,56 @@ impl Browser {
             &json!({"actions": [{"type": "key", "id": "kbd",
                 "actions": [{"type": "keyDown", "value": key}, {"type": "keyUp", "value": key}]}]}),
         );
+    }
+
+    /// Sets the browser window's size (CSS pixels of the outer window).
+    pub fn set_window(&self, width: u32, height: u32) {
+        self.call(
+            "POST",
+            &self.s("/window/rect"),
+            &json!({"width": width, "height": height}),
+        );
+    }
+
+    /// Chromium's network emulation: every new request of the page waits `latency_ms` more.
+    pub fn network_latency(&self, latency_ms: u64) {
+        self.call(
+            "POST",
+            &self.s("/chromium/network_conditions"),
+            &json!({"network_conditions": {"offline": false, "latency": latency_ms,
+                "download_throughput": 50_000_000, "upload_throughput": 50_000_000}}),
+        );
+    }
+
+    /// A tap with a finger (touch pointer) on the element `css` finds.
+    pub fn tap_css(&self, css: &str) {
+        self.on_fresh(css, |b, e| {
+            let origin = json!({"element-6066-11e4-a52e-4f735466cecf": e});
+            b.try_call(
+                "POST",
+                &b.s("/actions"),
+                &json!({"actions": [{"type": "pointer", "id": "finger",
+                    "parameters": {"pointerType": "touch"},
+                    "actions": [
+                        {"type": "pointerMove", "duration": 0, "origin": origin, "x": 0, "y": 0},
+                        {"type": "pointerDown", "button": 0},
+                        {"type": "pause", "duration": 30},
+                        {"type": "pointerUp", "button": 0}]}]}),
+            )
+        });
+        let _ = self.try_call("DELETE", &self.s("/actions"), &json!({}));
+    }
+
+    /// Accepts the page's `confirm` dialog, waiting up to 5 s for it.
+    pub fn accept_dialog(&self) {
+        let end = Instant::now() + Duration::from_secs(5);
+        while self
+            .try_call("POST", &self.s("/alert/accept"), &json!({}))
+            .is_err()
+        {
+            assert!(Instant::now() < end, "no dialog to accept");
+            std::thread::sleep(Duration::from_millis(25));
+        }
     }
 
     pub fn js(&self, script: &str) -> Value {
