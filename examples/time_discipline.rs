@@ -17,77 +17,16 @@
 //! `--make-positions N` writes N mid-game positions (plies 6-34 of games the engine plays
 //! against itself at 2,000 nodes a move from `tournaments/openings.txt`) and exits.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
-use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use punct::engine::search::Searcher;
 use punct::engine::types::{Limits, SearchControl};
 use punct::rules::notation::position_to_string;
 use punct::{parse_position, Position, Variant};
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<(Instant, String)>,
-}
-
-impl Engine {
-    fn start(bin: &str) -> Engine {
-        let mut child = Command::new(bin)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {bin}: {e}"));
-        let stdout = child.stdout.take().unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let (tx, lines) = channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send((Instant::now(), line)).is_err() {
-                    return;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// Lines up to and including the first that starts with `prefix`, with their arrival.
-    fn until(&self, prefix: &str) -> Vec<(Instant, String)> {
-        let mut seen = Vec::new();
-        loop {
-            let (at, line) = self
-                .lines
-                .recv_timeout(Duration::from_secs(30))
-                .unwrap_or_else(|_| panic!("no '{prefix}' line within 30 s"));
-            let done = line.starts_with(prefix);
-            seen.push((at, line));
-            if done {
-                return seen;
-            }
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.stdin.write_all(b"quit\n");
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+#[path = "common/engine.rs"]
+mod engine;
+use engine::Engine;
 
 /// The `nodes` field of an `info` line.
 fn info_nodes(line: &str) -> Option<u64> {

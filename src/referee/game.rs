@@ -85,6 +85,21 @@ impl Adjudicator {
     }
 }
 
+/// How long the mover may take before it is faulted: its clock (or its fixed time per move)
+/// plus its time margin; with neither, the watchdog.
+pub fn move_deadline(watchdog: Duration, clock: Option<&Clock>, engine: &EngineConfig) -> Duration {
+    let margin = engine.timemargin;
+    let clock_deadline = clock
+        .filter(|c| !c.is_infinite())
+        .map(|c| c.remaining() + margin);
+    match (engine.st, clock_deadline) {
+        (Some(st), Some(d)) => d.min(st + margin),
+        (Some(st), None) => st + margin,
+        (None, Some(d)) => d,
+        (None, None) => watchdog,
+    }
+}
+
 /// The `go` command for the side to move.
 pub fn go_command(
     proto: Proto,
@@ -218,20 +233,7 @@ pub fn play_game(
         let position = position_command(&spec.opening, start_is_initial, &moves);
         let go = go_command(players[side.index()].proto(), &clocks, mover, side);
         let margin = mover.timemargin;
-        let mut deadline = cfg.watchdog;
-        let clock_deadline = clocks[side.index()]
-            .as_ref()
-            .filter(|c| !c.is_infinite())
-            .map(|c| c.remaining() + margin);
-        if let Some(d) = clock_deadline {
-            deadline = d;
-        }
-        if let Some(st) = mover.st {
-            deadline = deadline.min(st + margin);
-            if clock_deadline.is_none() {
-                deadline = st + margin;
-            }
-        }
+        let deadline = move_deadline(cfg.watchdog, clocks[side.index()].as_ref(), mover);
         let req = ThinkRequest {
             position: &position,
             go: &go,

@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use crate::referee::exit::{
     EXIT_BAD_ARGS, EXIT_CHECK_FAILED, EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK,
 };
-use crate::referee::game::{go_command, position_command};
+use crate::referee::game::{go_command, move_deadline, position_command};
 use crate::referee::junit;
 use crate::referee::players::builtin::builtin_player;
 use crate::referee::players::player::{EnginePlayer, Fault, Player, Score, ThinkRequest, Timeouts};
@@ -279,22 +279,7 @@ fn solve(player: &mut dyn Player, cfg: &SuiteConfig, p: &SuitePosition, seed: u6
     let clocks = [clock.clone(), clock];
     let position = position_command(&position_to_string(&p.pos), false, &[]);
     let go = go_command(player.proto(), &clocks, e, side);
-    let margin = e.timemargin;
-    let mut deadline = cfg.watchdog;
-    let clock_deadline = clocks[side.index()]
-        .as_ref()
-        .filter(|c| !c.is_infinite())
-        .map(|c| c.remaining() + margin);
-    if let Some(d) = clock_deadline {
-        deadline = d;
-    }
-    if let Some(st) = e.st {
-        deadline = if clock_deadline.is_none() {
-            st + margin
-        } else {
-            deadline.min(st + margin)
-        };
-    }
+    let deadline = move_deadline(cfg.watchdog, clocks[side.index()].as_ref(), e);
     let req = ThinkRequest {
         position: &position,
         go: &go,
