@@ -291,3 +291,65 @@ fn shipped_configs_parse() {
     }
     assert!(n >= 3);
 }
+
+#[test]
+fn time_used_per_move_is_reported_against_the_time_allotted() {
+    let dir = tmpdir("timeuse");
+    let jsonl = dir.join("t.jsonl");
+    // The slow mock answers after 40 ms with 20 ms per move: every move of it is over budget
+    // (forgiven by the margin).
+    let (code, out) = run(&[
+        "-engine",
+        &format!("cmd={MOCK}"),
+        "args=--mode slow --delay-ms 40",
+        "name=slow",
+        "st=0.02",
+        "timemargin=2000",
+        "-engine",
+        "cmd=builtin:random",
+        "name=rnd",
+        "st=0.02",
+        "-games",
+        "4",
+        "-random-openings",
+        "plies=3",
+        "-srand",
+        "9",
+        "-maxmoves",
+        "6",
+        "-jsonl",
+        jsonl.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+    let objs = read_jsonl(&jsonl);
+    let gs = games(&objs);
+    // Every move carries its allotted time.
+    let all_moves: Vec<&serde_json::Value> = gs
+        .iter()
+        .flat_map(|g| g["moves"].as_array().unwrap())
+        .collect();
+    assert!(
+        all_moves.iter().all(|m| m["budget_ms"] == 20.0),
+        "{all_moves:?}"
+    );
+    let summary = objs.last().unwrap();
+    let time = |i: usize| &summary["players"][i]["time"];
+    let (slow, rnd) = (time(0), time(1));
+    let (ns, nr) = (
+        slow["moves"].as_u64().unwrap(),
+        rnd["moves"].as_u64().unwrap(),
+    );
+    assert_eq!((ns + nr) as usize, all_moves.len());
+    assert!(ns > 0 && nr > 0);
+    assert_eq!(slow["over_budget"].as_u64(), Some(ns), "{slow}");
+    // The random player answers at once; only a stalled machine could make it late.
+    assert!(rnd["over_budget"].as_u64().unwrap() < nr, "{rnd}");
+    assert!(slow["mean_ms"].as_f64().unwrap() >= 40.0, "{slow}");
+    assert!(slow["max_ms"].as_f64() >= slow["p99_ms"].as_f64());
+    assert_eq!(slow["mean_budget_ms"].as_f64(), Some(20.0));
+    assert!(
+        out.contains(&format!("Time: slow  moves {ns}  mean ")),
+        "{out}"
+    );
+    assert!(out.contains(&format!("over budget {ns}")), "{out}");
+}

@@ -41,6 +41,7 @@ fn record(game: u64, white: &str, result: &str) -> GameRecord {
             nodes: None,
             overhead_us: None,
             clock_ms: None,
+            budget_ms: None,
         }],
         final_position: "Wc5c6d6 b 1".into(),
         overhead_median_us: None,
@@ -216,6 +217,7 @@ fn move_text_lines_are_filled_up_to_79_characters() {
             nodes: None,
             overhead_us: None,
             clock_ms: None,
+            budget_ms: None,
         })
         .collect();
     let text = format_game(&g, "ev");

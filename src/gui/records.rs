@@ -81,6 +81,7 @@ pub fn game_pgn(game: &Game) -> String {
                 nodes: None,
                 overhead_us: None,
                 clock_ms: None,
+                budget_ms: None,
             })
             .collect(),
         final_position: position_to_string(&end),

@@ -260,6 +260,11 @@ pub fn play_game(
         let elapsed = reply.received.saturating_duration_since(reply.go_sent);
         let overhead = last_received.map(|t| reply.go_sent.saturating_duration_since(t));
         last_received = Some(reply.received);
+        let clock_before = clocks[side.index()]
+            .as_ref()
+            .filter(|c| !c.is_infinite())
+            .map(|c| c.remaining());
+        let budget = mover.st.or(clock_before);
         if let Some(clock) = clocks[side.index()].as_mut() {
             if let Err(over) = clock.charge(elapsed, margin) {
                 ending = Some(Ending::Fault(side, FaultKind::Time(over)));
@@ -301,6 +306,7 @@ pub fn play_game(
                 .as_ref()
                 .filter(|c| !c.is_infinite())
                 .map(|c| round3(c.remaining().as_secs_f64() * 1000.0)),
+            budget_ms: budget.map(|b| round3(b.as_secs_f64() * 1000.0)),
         });
         // Adjudication needs a score; a finished game is decided by the rules instead.
         if !pos.is_finished() {

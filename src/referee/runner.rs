@@ -425,10 +425,16 @@ fn summary_json(
         .iter()
         .zip(&st.players)
         .zip(&st.faults)
-        .map(|((e, w), f)| {
+        .zip(&st.time_use)
+        .map(|(((e, w), f), t)| {
+            let time = t.summary().map(|t| {
+                json!({"moves": t.moves, "mean_ms": t.mean_ms, "p99_ms": t.p99_ms,
+                       "max_ms": t.max_ms, "mean_budget_ms": t.mean_budget_ms,
+                       "over_budget": t.over_budget})
+            });
             json!({"name": e.name, "wins": w.wins, "losses": w.losses, "draws": w.draws,
                    "points": w.points(), "timeouts": f.timeouts, "disconnects": f.disconnects,
-                   "stalls": f.stalls, "illegal_moves": f.illegal})
+                   "stalls": f.stalls, "illegal_moves": f.illegal, "time": time})
         })
         .collect();
     let encounters: Vec<_> = st
@@ -729,6 +735,17 @@ pub fn run(cfg: &RunConfig) -> u8 {
             console.line(&format!(
                 "Player: {}  Timeouts: {}  Crashed: {}  Stalls: {}  Illegal moves: {}",
                 e.name, f.timeouts, f.disconnects, f.stalls, f.illegal
+            ));
+        }
+    }
+    for (e, t) in cfg.engines.iter().zip(&standings.time_use) {
+        if let Some(t) = t.summary() {
+            let allotted = t
+                .mean_budget_ms
+                .map_or("none".to_string(), |b| format!("{b:.1} ms"));
+            console.line(&format!(
+                "Time: {}  moves {}  mean {:.1} ms  p99 {:.1} ms  max {:.1} ms  allotted {allotted}  over budget {}",
+                e.name, t.moves, t.mean_ms, t.p99_ms, t.max_ms, t.over_budget
             ));
         }
     }

@@ -81,6 +81,54 @@ pub struct Standings {
     pub games: u64,
     /// Referee overhead per move (µs), all games.
     pub overheads: Vec<f64>,
+    /// Per player: the think time of each move against the time it was allotted.
+    pub time_use: Vec<TimeUse>,
+}
+
+/// A player's think times (ms) and the time allotted for each move (ms, when limited).
+#[derive(Clone, Debug, Default)]
+pub struct TimeUse {
+    pub used: Vec<f64>,
+    pub budgets: Vec<f64>,
+    /// Moves that took longer than their allotted time (forgiven by the time margin, or lost
+    /// on time).
+    pub over_budget: u64,
+}
+
+/// Summary figures of a [`TimeUse`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimeUseSummary {
+    pub moves: usize,
+    pub mean_ms: f64,
+    pub p99_ms: f64,
+    pub max_ms: f64,
+    /// Mean allotted time of the moves that had one.
+    pub mean_budget_ms: Option<f64>,
+    pub over_budget: u64,
+}
+
+impl TimeUse {
+    pub fn summary(&self) -> Option<TimeUseSummary> {
+        if self.used.is_empty() {
+            return None;
+        }
+        let mut v = self.used.clone();
+        v.sort_by(|a, b| a.total_cmp(b));
+        let n = v.len();
+        let mean = v.iter().sum::<f64>() / n as f64;
+        // The nearest-rank 99th percentile.
+        let p99 = v[(n * 99).div_ceil(100).clamp(1, n) - 1];
+        let mean_budget = (!self.budgets.is_empty())
+            .then(|| self.budgets.iter().sum::<f64>() / self.budgets.len() as f64);
+        Some(TimeUseSummary {
+            moves: n,
+            mean_ms: mean,
+            p99_ms: p99,
+            max_ms: v[n - 1],
+            mean_budget_ms: mean_budget,
+            over_budget: self.over_budget,
+        })
+    }
 }
 
 impl Default for EncounterStats {
@@ -121,6 +169,7 @@ impl Standings {
             encounters: BTreeMap::new(),
             games: 0,
             overheads: Vec::new(),
+            time_use: vec![TimeUse::default(); players],
         }
     }
 
@@ -156,6 +205,23 @@ impl Standings {
         }
         self.overheads
             .extend(g.moves.iter().filter_map(|m| m.overhead_us));
+        // The first move is the opening position's side to move's.
+        let black_first = g.opening.split_whitespace().rev().nth(1) == Some("b");
+        let (first, second) = if black_first {
+            (g.black_player, g.white_player)
+        } else {
+            (g.white_player, g.black_player)
+        };
+        for (i, m) in g.moves.iter().enumerate() {
+            let t = &mut self.time_use[if i % 2 == 0 { first } else { second }];
+            t.used.push(m.ms);
+            if let Some(b) = m.budget_ms {
+                t.budgets.push(b);
+                if m.ms > b {
+                    t.over_budget += 1;
+                }
+            }
+        }
     }
 
     pub fn overhead_median_us(&self) -> Option<f64> {

@@ -333,6 +333,7 @@ mod tests {
             nodes: None,
             overhead_us: None,
             clock_ms: None,
+            budget_ms: None,
         };
         GameRecord {
             game: 3,

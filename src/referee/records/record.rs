@@ -24,6 +24,10 @@ pub struct MoveRecord {
     /// The mover's clock after the move, in milliseconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock_ms: Option<f64>,
+    /// The time the mover was allotted for this move, in milliseconds: its fixed time per
+    /// move (`st`), else its clock before the move; none without a time limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget_ms: Option<f64>,
 }
 
 /// A finished game (the JSONL `game` object and the source of the PGN record).
