@@ -31,7 +31,7 @@ use crate::referee::stats::report::{
     match_summary, score_line, standings_table, MatchReport, PlayerStanding,
 };
 use crate::referee::stats::sprt::SprtDecision;
-use crate::referee::tournament::{schedule, schedule_len, Standings};
+use crate::referee::tournament::{schedule, schedule_len, time_lines, Standings};
 
 enum Event {
     Started(GameSpec),
@@ -738,16 +738,9 @@ pub fn run(cfg: &RunConfig) -> u8 {
             ));
         }
     }
-    for (e, t) in cfg.engines.iter().zip(&standings.time_use) {
-        if let Some(t) = t.summary() {
-            let allotted = t
-                .mean_budget_ms
-                .map_or("none".to_string(), |b| format!("{b:.1} ms"));
-            console.line(&format!(
-                "Time: {}  moves {}  mean {:.1} ms  p99 {:.1} ms  max {:.1} ms  allotted {allotted}  over budget {}",
-                e.name, t.moves, t.mean_ms, t.p99_ms, t.max_ms, t.over_budget
-            ));
-        }
+    let names = cfg.engines.iter().map(|e| e.name.as_str());
+    for line in time_lines(names, &standings) {
+        console.line(&line);
     }
     if let Some(m) = standings.overhead_median_us() {
         console.line(&format!(

@@ -107,6 +107,20 @@ pub struct TimeUseSummary {
     pub over_budget: u64,
 }
 
+/// The summary's `Time:` line of each player that moved (names by player index).
+pub fn time_lines<'a>(names: impl IntoIterator<Item = &'a str>, st: &Standings) -> Vec<String> {
+    (names.into_iter().zip(&st.time_use))
+        .filter_map(|(name, t)| {
+            let t = t.summary()?;
+            let allotted = (t.mean_budget_ms).map_or("none".to_string(), |b| format!("{b:.1} ms"));
+            Some(format!(
+                "Time: {name}  moves {}  mean {:.1} ms  p99 {:.1} ms  max {:.1} ms  allotted {allotted}  over budget {}",
+                t.moves, t.mean_ms, t.p99_ms, t.max_ms, t.over_budget
+            ))
+        })
+        .collect()
+}
+
 impl TimeUse {
     pub fn summary(&self) -> Option<TimeUseSummary> {
         if self.used.is_empty() {

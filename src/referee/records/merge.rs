@@ -17,7 +17,7 @@ use crate::referee::stats::report::{
     match_summary, score_line, standings_table, MatchReport, PlayerStanding,
 };
 use crate::referee::stats::sprt::SprtDecision;
-use crate::referee::tournament::Standings;
+use crate::referee::tournament::{time_lines, Standings};
 
 /// The shards' logs read together.
 pub struct Merged {
@@ -148,6 +148,7 @@ pub fn report_lines(m: &Merged, sprt: Option<SprtConfig>) -> (Vec<String>, Optio
             lines.push(score_line(&m.players[*a], &m.players[*b], &e.wdl));
         }
     }
+    lines.extend(time_lines(m.players.iter().map(String::as_str), &st));
     (lines, decision)
 }
 
