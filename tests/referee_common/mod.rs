@@ -64,7 +64,9 @@ pub fn statistics(stdout: &str) -> Vec<String> {
     lines[start..]
         .iter()
         .take_while(|l| {
-            !l.starts_with("Referee overhead")
+            // Think times differ from run to run: not statistics of the games.
+            !l.starts_with("Time:")
+                && !l.starts_with("Referee overhead")
                 && !l.starts_with("Played")
                 && !l.starts_with("Finished")
         })
