@@ -350,15 +350,28 @@ impl Touch {
         !self.any.is_empty()
     }
 
-    /// Whether a piece on `cells` would meet both sides of an axis (only axes whose `near`
-    /// holds the PÜNCT can be met).
+    /// Per orientation of `kind`, the PÜNCT spaces of `puncts` where a piece on the board
+    /// would meet both sides of an axis (some dot on each); whether any.
     #[inline]
-    fn completes(&self, cells: [Cell; 3]) -> bool {
-        let hits = |set: &CellSet| cells.iter().any(|&c| set.contains(c));
-        self.axes
-            .iter()
-            .zip(&self.near)
-            .any(|((a, b), near)| near.contains(cells[0]) && hits(a) && hits(b))
+    fn landings(&self, kind: Kind, puncts: CellSet, out: &mut [CellSet; 6]) -> bool {
+        let mut any = false;
+        for o in 0..kind.orientations() {
+            let [a, b] = kind.minor_offsets(o);
+            let hits = |r: CellSet| r | r.shifted_down(a) | r.shifted_down(b);
+            let fits = puncts & on_board_puncts(kind, o);
+            let mut found = CellSet::EMPTY;
+            if !fits.is_empty() {
+                for ((to_a, to_b), near) in self.axes.iter().zip(&self.near) {
+                    let here = fits & *near;
+                    if !here.is_empty() {
+                        found |= here & hits(*to_a) & hits(*to_b);
+                    }
+                }
+            }
+            out[o as usize] = found;
+            any |= !found.is_empty();
+        }
+        any
     }
 }
 
@@ -376,6 +389,27 @@ static LINES: LazyLock<Vec<CellSet>> = LazyLock::new(|| {
     }
     lines
 });
+
+/// Per drop shape (`kind * 6 + orientation`), the PÜNCT spaces of placements on the board.
+static ON_BOARD: LazyLock<[CellSet; SHAPES]> = LazyLock::new(|| {
+    let mut sets = [CellSet::EMPTY; SHAPES];
+    for kind in Kind::ALL {
+        for o in 0..kind.orientations() {
+            let set = &mut sets[kind.index() * 6 + o as usize];
+            for &p in Cell::all() {
+                if Placement::new(kind, p, o).is_some() {
+                    set.insert(p);
+                }
+            }
+        }
+    }
+    sets
+});
+
+#[inline]
+fn on_board_puncts(kind: Kind, o: u8) -> CellSet {
+    ON_BOARD[kind.index() * 6 + o as usize]
+}
 
 /// The PÜNCT spaces of drops of `kind`/`o` with all three dots in `area` and one in `hit`.
 #[inline]
@@ -414,7 +448,7 @@ const SHAPES: usize = 36;
 
 /// Every drop of `colour` that would connect, found set-wise: per shape of a kind in hand, the
 /// PÜNCT spaces with all three dots in the drop area where the piece meets both sides of an
-/// axis (see [`Touch::completes`]).
+/// axis (see [`Touch::landings`]).
 struct CompletingDrops {
     puncts: [CellSet; SHAPES],
     any: CellSet,
@@ -525,39 +559,76 @@ fn shift_win(pos: &Position, touch: &Touch) -> Option<Move> {
 /// Every shift of piece `id` (of the colour `touch` was made for) that would connect, PÜNCT
 /// spaces ascending, then orientations. Lifting a piece of a chain joined to a side can cut
 /// that chain, so for such a piece the sets are made again for the top view with it lifted;
-/// then meeting both sides of an axis is exact, and no move needs playing.
-fn connecting_shifts<'a>(
-    pos: &'a Position,
-    touch: &Touch,
-    id: usize,
-) -> impl Iterator<Item = Placement> + 'a {
+/// then meeting both sides of an axis is exact, and no move needs playing. Landings are found
+/// set-wise per orientation (as drops are); lifting only takes dots away, so when no landing
+/// meets both sides before the lift none does after it, and the lifted sets are not needed.
+fn connecting_shifts<'a>(pos: &'a Position, touch: &Touch, id: usize) -> ConnectingShifts<'a> {
     let piece = pos.piece(id);
     let from = piece.placement.punct();
-    let mut line = LINES[from.index()] & touch.any;
-    if !line.is_empty() && (pos.top_piece(from) != Some(id) || pos.is_blocked(id)) {
-        line = CellSet::EMPTY;
-    }
-    let exact = if line.is_empty()
-        || !piece
-            .placement
-            .cells()
-            .iter()
-            .any(|&c| touch.chains.contains(c))
-    {
-        *touch
-    } else {
-        let lifted = Touch::new(lifted_view(pos, piece.colour, id));
-        // Lifting only takes dots away, so the new sets lie within the old ones.
-        line &= lifted.any;
-        lifted
-    };
     let kind = piece.placement.kind();
-    line.into_iter().flat_map(move |p| {
-        (0..kind.orientations()).filter_map(move |o| {
-            let to = Placement::new(kind, p, o)?;
-            (exact.completes(to.cells()) && shift_is_legal(pos, id, to)).then_some(to)
-        })
-    })
+    let mut out = ConnectingShifts {
+        pos,
+        id,
+        kind,
+        landings: [CellSet::EMPTY; 6],
+        todo: CellSet::EMPTY,
+        punct: None,
+        next_o: 0,
+    };
+    let line = LINES[from.index()] & touch.any;
+    if line.is_empty() || pos.top_piece(from) != Some(id) || pos.is_blocked(id) {
+        return out;
+    }
+    if !touch.landings(kind, line, &mut out.landings) {
+        return out;
+    }
+    let cells = piece.placement.cells();
+    if cells.iter().any(|&c| touch.chains.contains(c)) {
+        let lifted = Touch::new(lifted_view(pos, piece.colour, id));
+        if !lifted.landings(kind, line & lifted.any, &mut out.landings) {
+            return out;
+        }
+    }
+    out.todo = out.landings.iter().fold(CellSet::EMPTY, |u, &s| u | s);
+    out
+}
+
+/// The iterator of [`connecting_shifts`]: the landings that complete, checked for legality.
+struct ConnectingShifts<'a> {
+    pos: &'a Position,
+    id: usize,
+    kind: Kind,
+    /// Per orientation, the PÜNCT spaces where the piece would complete a connection.
+    landings: [CellSet; 6],
+    /// PÜNCT spaces not yet visited, and the one being visited with its next orientation.
+    todo: CellSet,
+    punct: Option<Cell>,
+    next_o: u8,
+}
+
+impl Iterator for ConnectingShifts<'_> {
+    type Item = Placement;
+
+    fn next(&mut self) -> Option<Placement> {
+        loop {
+            if let Some(p) = self.punct {
+                while self.next_o < self.kind.orientations() {
+                    let o = self.next_o;
+                    self.next_o += 1;
+                    if self.landings[o as usize].contains(p) {
+                        let to = Placement::new_unchecked(self.kind, p, o);
+                        if shift_is_legal(self.pos, self.id, to) {
+                            return Some(to);
+                        }
+                    }
+                }
+            }
+            let p = self.todo.first()?;
+            self.todo.remove(p);
+            self.punct = Some(p);
+            self.next_o = 0;
+        }
+    }
 }
 
 /// The `Touch` of recent top views. Siblings reached by drops share the top view of the side
