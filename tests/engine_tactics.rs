@@ -9,7 +9,8 @@
 mod common;
 
 use common::{biased_choice, exhaustive, winning_moves};
-use punct::engine::search::threats::{distance, find_win, root_tactics, threat, RootTactics};
+use punct::engine::search::paths::distance;
+use punct::engine::search::threats::{find_win, root_tactics, threat, RootTactics};
 use punct::engine::search::Searcher;
 use punct::engine::types::{Limits, Score, SearchControl};
 use punct::{parse_cell, parse_move, parse_position, Colour, Kind, Move, Position, Variant};

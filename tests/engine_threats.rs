@@ -7,9 +7,12 @@ mod common;
 
 use common::simple_rules::{self, Xy};
 use common::winning_moves;
+use punct::engine::search::paths::{
+    distance, distance_within, near_paths, path_zone, MAX_DISTANCE,
+};
 use punct::engine::search::threats::{
-    distance, distance_within, find_win, find_win_cached, near_paths, path_zone, root_tactics,
-    threat, threat_cached, threat_moves, threat_zone, RootTactics, TouchCache, MAX_DISTANCE,
+    find_win, find_win_cached, root_tactics, threat, threat_cached, threat_moves, threat_zone,
+    RootTactics, TouchCache,
 };
 use punct::rules::position::EndReason;
 use punct::{Cell, CellSet, Colour, Move, Position, Variant};

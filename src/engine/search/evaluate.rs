@@ -7,7 +7,7 @@
 //! same sum.
 
 use crate::engine::search::params::Params;
-use crate::engine::search::threats::{distance_within, two_axes_within};
+use crate::engine::search::paths::{distance_within, two_axes_within};
 use crate::rules::geometry::{central_cells, central_lines};
 use crate::rules::piece::Kind;
 use crate::rules::position::{Position, Variant, PIECES_PER_PLAYER};

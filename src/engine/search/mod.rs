@@ -3,20 +3,23 @@
 //!
 //! [`searcher`] (the entry point: tables, threads, lazy SMP), [`worker`] (one thread's state),
 //! [`root`] (iterative deepening at the root), [`tree`] (the search below it), [`movepick`]
-//! and [`sliced`] (which moves a node tries, in what order), [`threats`] (one-move wins and the
-//! moves that stop them), [`race`] (the centre race's endings solved exactly), [`evaluate`],
-//! [`tt`], [`timeman`], [`params`] (every tunable weight), [`bench`].
+//! and [`sliced`] (which moves a node tries, in what order), [`paths`] (connection
+//! distances), [`threats`] and `touch` (one-move wins and the moves that stop them), [`race`]
+//! (the centre race's endings solved exactly), [`evaluate`], [`tt`], [`timeman`], [`params`]
+//! (every tunable weight), [`bench`].
 
 pub mod bench;
 pub mod evaluate;
 pub mod movepick;
 pub mod params;
+pub mod paths;
 pub mod race;
 mod root;
 pub mod searcher;
 pub mod sliced;
 pub mod threats;
 pub mod timeman;
+mod touch;
 mod tree;
 pub mod tt;
 mod worker;

@@ -7,10 +7,9 @@ use std::cmp::Reverse;
 
 use crate::engine::search::evaluate::centre_phase;
 use crate::engine::search::params::Params;
+use crate::engine::search::paths::near_paths;
 use crate::engine::search::sliced::{kth_largest, Sliced};
-use crate::engine::search::threats::{
-    any_drop, move_touches as touches, near_paths, threat, threat_zone,
-};
+use crate::engine::search::threats::{any_drop, move_touches as touches, threat, threat_zone};
 use crate::rules::cellset::CellSet;
 use crate::rules::geometry::Cell;
 use crate::rules::geometry::{board_cells, central_cells, GRID_LEN};

@@ -4,9 +4,8 @@
 use std::sync::atomic::Ordering;
 
 use crate::engine::search::evaluate::evaluate;
-use crate::engine::search::threats::{
-    distance_within, find_win_cached, move_touches, near_paths, threat_cached, threat_moves,
-};
+use crate::engine::search::paths::{distance_within, near_paths};
+use crate::engine::search::threats::{find_win_cached, move_touches, threat_cached, threat_moves};
 use crate::engine::search::tt::{TtBound, MATE, MATE_BOUND};
 use crate::engine::search::worker::{
     terminal_score, Facts, Worker, CACHE_BITS, INFINITY, MAX_PLY, NO_EVAL, THREAT_CACHE,

@@ -165,7 +165,7 @@ impl<'a> Worker<'a> {
             killers: vec![[None; 2]; MAX_PLY + 1],
             pv: vec![Vec::new(); MAX_PLY + 2],
             picker: &mut tables.picker,
-            touches: TouchCache::default(),
+            touches: TouchCache::for_search(),
             ctl: shared.ctl,
             halt: shared.halt,
             thread_nodes: shared.nodes,
