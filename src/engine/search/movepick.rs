@@ -9,7 +9,9 @@ use crate::engine::search::evaluate::centre_phase;
 use crate::engine::search::params::Params;
 use crate::engine::search::paths::near_paths;
 use crate::engine::search::sliced::{kth_largest, Sliced};
-use crate::engine::search::threats::{any_drop, move_touches as touches, threat, threat_zone};
+use crate::engine::search::threats::{
+    any_drop, move_touches as touches, threat_cached, threat_zone, TouchCache,
+};
 use crate::rules::cellset::CellSet;
 use crate::rules::geometry::Cell;
 use crate::rules::geometry::{board_cells, central_cells, GRID_LEN};
@@ -309,6 +311,7 @@ impl MovePicker {
         killers: [Option<Move>; 2],
         params: &Params,
         history: &[i32],
+        touch_cache: &mut TouchCache,
     ) {
         let key = pos.hash();
         let slot = (key >> (64 - LIST_CACHE_BITS)) as usize;
@@ -320,7 +323,8 @@ impl MovePicker {
             let n = width.max(CACHED_WIDTH);
             // The slot's buffers are reused: no allocation once they have grown.
             let mut entry = std::mem::take(&mut self.cache[slot]);
-            entry.complete = self.candidates(pos, n, block_cap, params, history, &mut entry);
+            entry.complete =
+                self.candidates(pos, n, block_cap, params, history, touch_cache, &mut entry);
             entry.key = key;
             entry.valid = true;
             self.cache[slot] = entry;
@@ -370,6 +374,7 @@ impl MovePicker {
 
     /// The threat stoppers (best first, at most `block_cap`), the best `n` other moves, and
     /// whether those are all there are. One last drop is always a stopper (see below).
+    #[allow(clippy::too_many_arguments)]
     fn candidates(
         &mut self,
         pos: &Position,
@@ -377,10 +382,11 @@ impl MovePicker {
         block_cap: usize,
         params: &Params,
         history: &[i32],
+        touch_cache: &mut TouchCache,
         out: &mut Candidates,
     ) -> bool {
         self.compute_weights(pos, params);
-        let found = threat(pos);
+        let found = threat_cached(pos, touch_cache);
         let threat = found.map(|t| t.zone);
         let us = pos.side_to_move();
         // With one piece left, the own last drop ends the game too: not a plain loss.

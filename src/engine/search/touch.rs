@@ -341,29 +341,6 @@ pub struct TouchCache {
 const SEARCH_BITS: u32 = 10;
 const SMALL_BITS: u32 = 2;
 
-/// A multiply-fold hash of a few words (a cache index, not for untrusted keys).
-struct FoldHasher(u64);
-
-impl std::hash::Hasher for FoldHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        bytes.iter().for_each(|&b| self.write_u64(b as u64));
-    }
-
-    #[inline]
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(23) ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
-
-    #[inline]
-    fn write_usize(&mut self, x: usize) {
-        self.write_u64(x as u64);
-    }
-}
-
 impl Default for TouchCache {
     /// A small cache, for a few lookups.
     fn default() -> TouchCache {
@@ -387,9 +364,7 @@ impl TouchCache {
     /// The `Touch` of the top view `own`, made when not cached.
     #[inline]
     pub(super) fn get(&mut self, own: CellSet) -> &mut Touch {
-        let mut h = FoldHasher(0);
-        std::hash::Hash::hash(&own, &mut h);
-        let slot = (std::hash::Hasher::finish(&h) >> (64 - self.bits)) as usize;
+        let slot = (own.mix() >> (64 - self.bits)) as usize;
         let entry = &mut self.slots[slot];
         if !matches!(entry, Some((set, _)) if *set == own) {
             *entry = Some((own, Touch::new(own)));

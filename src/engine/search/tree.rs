@@ -251,6 +251,7 @@ impl Worker<'_> {
                 killers,
                 self.params,
                 self.history,
+                &mut self.touches,
             );
             if ply <= self.params.threat_moves_ply as usize
                 && depth >= 2
