@@ -47,7 +47,7 @@ fn gen_then_texel() {
     assert_eq!(code, 0, "{out}\n{err}");
     assert!(out.contains("Finished match"));
     let lines = std::fs::read_to_string(&data).unwrap();
-    assert!(lines.starts_with("# punct-sample 1 text"));
+    assert!(lines.starts_with("# punct-sample 2 text"));
     assert!(lines.lines().count() > 20);
     let (code, out, err) = tune(&["texel", "-data", data.to_str().unwrap(), "-valid", "0.2"]);
     assert_eq!(code, 0, "{out}\n{err}");
