@@ -120,7 +120,8 @@ pub fn play_game(
         let Some(mv) = r.best else {
             return Err(format!("game {game}: the search gave no move in {pos}"));
         };
-        if sampled {
+        // A search that completed no iteration (too few nodes) has no score: no label.
+        if sampled && r.depth > 0 {
             samples.push(Sample {
                 position: pos.to_string(),
                 side: pos.side_to_move(),
