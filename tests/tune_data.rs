@@ -118,7 +118,13 @@ fn formats_round_trip_on_generated_data() {
     std::fs::write(&cat, [bytes(&bin), bytes(&bin)].concat()).unwrap();
     assert_eq!(samples(&cat), [all.clone(), all.clone()].concat());
     let basic = dir.join("basic.bin");
-    convert(&[txt.clone()], &basic, Format::Bin, Some(Variant::Basic)).unwrap();
+    convert(
+        std::slice::from_ref(&txt),
+        &basic,
+        Format::Bin,
+        Some(Variant::Basic),
+    )
+    .unwrap();
     std::fs::write(&cat, [bytes(&bin), bytes(&basic)].concat()).unwrap();
     let e = read_all(&[&cat]).unwrap_err();
     assert!(e.contains("another variant"), "{e}");
@@ -345,7 +351,7 @@ fn broken_binary_files_are_errors_not_panics() {
         state ^= state << 17;
         let mut v = good.clone();
         let i = (state % v.len() as u64) as usize;
-        v[i] ^= 1 << (state >> 32) % 8;
+        v[i] ^= 1 << ((state >> 32) % 8);
         let _ = read(&v);
     }
 }
