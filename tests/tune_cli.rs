@@ -47,7 +47,7 @@ fn gen_then_texel() {
     assert_eq!(code, 0, "{out}\n{err}");
     assert!(out.contains("Finished match"));
     let lines = std::fs::read_to_string(&data).unwrap();
-    assert!(lines.starts_with("# punct-sample 1 text"));
+    assert!(lines.starts_with("# punct-sample 2 text"));
     assert!(lines.lines().count() > 20);
     let (code, out, err) = tune(&["texel", "-data", data.to_str().unwrap(), "-valid", "0.2"]);
     assert_eq!(code, 0, "{out}\n{err}");
@@ -70,6 +70,63 @@ fn gen_then_texel() {
         "2",
     ]);
     assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn gen_in_process_then_convert_and_texel() {
+    let dir = tmpdir("tune-cli-gen-inprocess");
+    let bin = dir.join("d.bin");
+    let args = [
+        "gen",
+        "-out",
+        bin.to_str().unwrap(),
+        "-games",
+        "4",
+        "-nodes",
+        "800",
+        "-playnodes",
+        "600",
+        "-threads",
+        "2",
+        "-freq",
+        "1",
+        "-srand",
+        "3",
+    ];
+    let (code, out, err) = tune(&args);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("gen finished: 4 games,"), "{out}");
+    assert!(out.contains("bytes (88."), "{out}");
+    // Again: refused, then resumed with nothing left to play.
+    let (code, _, err) = tune(&args);
+    assert_eq!(code, 2, "{err}");
+    let resumed = [&args[..], &["-resume"]].concat();
+    let (code, out, _) = tune(&resumed);
+    assert_eq!(code, 0);
+    assert!(out.contains("gen finished: 0 games, 0 positions"), "{out}");
+    let txt = dir.join("d.txt");
+    let (code, out, err) = tune(&[
+        "convert",
+        "-in",
+        bin.to_str().unwrap(),
+        "-out",
+        txt.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let text = std::fs::read_to_string(&txt).unwrap();
+    assert!(text.starts_with("# punct-sample 2 text"));
+    assert!(text.lines().count() > 40);
+    let (code, out, err) = tune(&[
+        "texel",
+        "-data",
+        bin.to_str().unwrap(),
+        "-valid",
+        "0.3",
+        "-threads",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("K = "), "{out}");
 }
 
 #[test]

@@ -79,6 +79,8 @@ fn samples_replay_to_their_games_and_results() {
                     s.score.is_some() && s.depth.is_some(),
                     "the engine reports both"
                 );
+                // The best-move label (version 2) is the move the engine chose there.
+                assert_eq!(s.best.map(|b| b.to_string()).as_deref(), m["move"].as_str());
                 found = true;
             }
             pos.play(parse_move(m["move"].as_str().unwrap()).unwrap())

@@ -1,13 +1,19 @@
 //! Tuning, on top of the engine (its evaluation as features) and the referee (its games):
-//! `gen` (self-play data with `-sample`), `dataset` + `texel` (fit evaluation weights to game
+//! `gen` (self-play data: `selfplay` one game in this process, `genrun` the threads, files
+//! and resume; or the referee with `-sample`), `data` (sample files: text, JSON Lines and
+//! binary; `convert`), `dataset` + `texel` (fit evaluation weights to game
 //! results), `spsa` + `games` (tune any spin options by playing games), `svg` (SPSA paths),
 //! `output` (setoption and `params!` lines), `args`; the commands are `*_cmd` and `gen`.
 
 pub mod args;
+pub mod convert;
+pub mod data;
 pub mod dataset;
 pub mod games;
 pub mod gen;
+pub mod genrun;
 pub mod output;
+pub mod selfplay;
 pub mod spsa;
 pub mod spsa_cmd;
 pub mod svg;

@@ -6,17 +6,18 @@ use std::time::Instant;
 
 use crate::engine::search::params::{specs, specs_of, Group, Params};
 use crate::referee::openings::mix;
-use crate::referee::records::sample::read_samples;
 use crate::rules::notation::parse_position;
 use crate::rules::position::Variant;
 use crate::tune::args::Args;
+use crate::tune::data::read_all;
 use crate::tune::dataset::Dataset;
 use crate::tune::output::{params_lines, setoption_lines};
 use crate::tune::texel::{fit, loss, TexelConfig};
 
 pub const HELP: &str = "\
 punct-tune texel -data FILE [FILE...] [flags]
-  Fits the evaluation weights to sampled positions (punct-referee -sample, punct-tune gen).
+  Fits the evaluation weights to sampled positions (punct-referee -sample, punct-tune gen;
+  text, JSON Lines or binary files).
   -params A,B,...   weights to fit (default: every Eval-group option but OppCoverCost)
   -set NAME=V ...   values of other options (the start point; the untuned ones stay fixed)
   -k K              fix the scale K instead of fitting it
@@ -81,10 +82,7 @@ pub fn run(words: &[String]) -> Result<(), String> {
     a.finish()?;
 
     let t0 = Instant::now();
-    let mut samples = Vec::new();
-    for f in &data {
-        samples.extend(read_samples(f)?);
-    }
+    let samples = read_all(&data)?;
     let read_s = t0.elapsed().as_secs_f64();
     let is_valid = |game: u64| (mix(game ^ 0x7E57) % 10_000) as f64 / 10_000.0 < valid_share;
     let (valid_samples, train_samples): (Vec<_>, Vec<_>) =

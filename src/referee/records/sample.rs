@@ -4,13 +4,17 @@
 //! after it ends, before the game enters the journal: on `-resume` the sample file keeps
 //! exactly the games of the journal, and a game cut off by a crash is dropped and replayed.
 //!
-//! File format, version 1 (`docs/tuning.md`), one position a line, either
-//! - text: `PIECES SIDE PLY SCORE DEPTH RESULT GAME`, e.g. `Wc5c6d6/Bf5f6f7 w 2 cp:35 7 1-0 12`
-//!   (the first three fields are the position string; SCORE is `cp:N`, `mate:N` or `-`, from
-//!   the side to move's point of view; DEPTH a number or `-`; RESULT the game's `1-0`, `0-1`
-//!   or `1/2-1/2`; GAME the game number), after a `#` header line; or
-//! - JSON Lines: `{"type":"sample","version":1,"position":...,"side":"w","ply":2,
-//!   "score":{"cp":35},"depth":7,"result":"1-0","game":12}`.
+//! File format, version 2 (`docs/tuning.md`), one position a line, either
+//! - text: `PIECES SIDE PLY SCORE DEPTH RESULT GAME BEST`, e.g.
+//!   `Wc5c6d6/Bf5f6f7 w 2 cp:35 7 1-0 12 c9c10d10` (the first three fields are the position
+//!   string; SCORE is `cp:N`, `mate:N` or `-`, from the side to move's point of view; DEPTH a
+//!   number or `-`; RESULT the game's `1-0`, `0-1` or `1/2-1/2`; GAME the game number; BEST
+//!   the move the engine chose there, or `-`), after a `#` header line; or
+//! - JSON Lines: `{"type":"sample","version":2,"position":...,"side":"w","ply":2,
+//!   "score":{"cp":35},"depth":7,"result":"1-0","game":12,"best":"c9c10d10"}`.
+//!
+//! Version 1 is the same without BEST (7 text fields, no `best` key); it is still read (its
+//! samples have no best move).
 
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
@@ -23,13 +27,15 @@ use crate::referee::openings::{mix, wins_at_once};
 use crate::referee::players::player::Score;
 use crate::referee::records::record::GameRecord;
 use crate::referee::settings::{RunConfig, SampleConfig, SampleFormat};
+use crate::rules::moves::Move;
 use crate::rules::notation::{parse_move, parse_position};
 use crate::rules::piece::Colour;
 use crate::rules::position::{Position, Variant};
 
-pub const SAMPLE_VERSION: u32 = 1;
-const TEXT_HEADER: &str =
-    "# punct-sample 1 text: PIECES SIDE PLY SCORE(cp:N|mate:N|-) DEPTH RESULT GAME";
+pub const SAMPLE_VERSION: u32 = 2;
+/// The first line of a text sample file.
+pub const TEXT_HEADER: &str =
+    "# punct-sample 2 text: PIECES SIDE PLY SCORE(cp:N|mate:N|-) DEPTH RESULT GAME BEST(move|-)";
 
 /// One sampled position.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,6 +50,9 @@ pub struct Sample {
     /// The game's result: `1-0`, `0-1` or `1/2-1/2`.
     pub result: String,
     pub game: u64,
+    /// The move the engine chose in this position (its searched best move); None in version-1
+    /// files.
+    pub best: Option<Move>,
 }
 
 impl Sample {
@@ -70,8 +79,9 @@ impl Sample {
                     None => "-".into(),
                 };
                 let depth = self.depth.map_or("-".into(), |d| d.to_string());
+                let best = self.best.map_or("-".into(), |m| m.to_string());
                 format!(
-                    "{} {score} {depth} {} {}",
+                    "{} {score} {depth} {} {} {best}",
                     self.position, self.result, self.game
                 )
             }
@@ -85,6 +95,7 @@ impl Sample {
                 "depth": self.depth,
                 "result": self.result,
                 "game": self.game,
+                "best": self.best.map(|m| m.to_string()),
             })
             .to_string(),
         }
@@ -124,18 +135,31 @@ pub fn parse_line(line: &str) -> Result<Option<Sample>, String> {
             None | Some(Value::Null) => None,
             Some(s) => Some(serde_json::from_value(s.clone()).map_err(|e| format!("score: {e}"))?),
         };
+        let best = match v.get("best") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(m)) => Some(read_move(m)?),
+            Some(other) => return Err(format!("best '{other}' is not a move")),
+        };
         return finish(
             position,
             score,
             v.get("depth").and_then(Value::as_u64).map(|d| d as u32),
             result,
             v.get("game").and_then(Value::as_u64).unwrap_or(0),
-        );
+        )
+        .map(|s| s.map(|s| Sample { best, ..s }));
     }
     let f: Vec<&str> = line.split_whitespace().collect();
-    if f.len() != 7 {
-        return Err(format!("{} fields, expected 7", f.len()));
+    if f.len() != 7 && f.len() != 8 {
+        return Err(format!(
+            "{} fields, expected 8 (version 2) or 7 (version 1)",
+            f.len()
+        ));
     }
+    let best = match f.get(7) {
+        None | Some(&"-") => None,
+        Some(m) => Some(read_move(m)?),
+    };
     let score = match f[3] {
         "-" => None,
         s => {
@@ -163,6 +187,11 @@ pub fn parse_line(line: &str) -> Result<Option<Sample>, String> {
         .parse()
         .map_err(|_| format!("game '{}' is not a number", f[6]))?;
     finish(f[..3].join(" "), score, depth, f[5].to_string(), game)
+        .map(|s| s.map(|s| Sample { best, ..s }))
+}
+
+fn read_move(m: &str) -> Result<Move, String> {
+    parse_move(m).map_err(|e| format!("best move '{m}': {e}"))
 }
 
 fn finish(
@@ -195,6 +224,7 @@ fn finish(
         depth,
         result,
         game,
+        best: None,
     }))
 }
 
@@ -216,7 +246,7 @@ pub fn has_one_move_threat(pos: &Position) -> bool {
 
 /// Whether the position at `ply` of `game` is drawn for sampling (a hash, so a replayed game
 /// samples the same positions).
-fn drawn(seed: u64, game: u64, ply: u32, freq: f64) -> bool {
+pub fn drawn(seed: u64, game: u64, ply: u32, freq: f64) -> bool {
     if freq >= 1.0 {
         return true;
     }
@@ -236,6 +266,7 @@ pub fn samples_of(g: &GameRecord, c: &SampleConfig, seed: u64, variant: Variant)
     };
     for m in &g.moves {
         let ply = pos.ply();
+        let played = parse_move(&m.mv).ok();
         if ply >= c.skip_plies
             && drawn(seed, g.game, ply, c.freq)
             && !(c.quiet && has_one_move_threat(&pos))
@@ -248,10 +279,11 @@ pub fn samples_of(g: &GameRecord, c: &SampleConfig, seed: u64, variant: Variant)
                 depth: m.depth,
                 result: g.result.clone(),
                 game: g.game,
+                best: played,
             });
         }
-        match parse_move(&m.mv) {
-            Ok(mv) if pos.play(mv).is_ok() => {}
+        match played {
+            Some(mv) if pos.play(mv).is_ok() => {}
             _ => break,
         }
     }
@@ -390,6 +422,7 @@ mod tests {
             depth: Some(7),
             result: "0-1".into(),
             game: 12,
+            best: Some(parse_move("c9c10d10").unwrap()),
         };
         for f in [SampleFormat::Text, SampleFormat::Jsonl] {
             assert_eq!(parse_line(&s.to_line(f)).unwrap(), Some(s.clone()));
@@ -397,6 +430,7 @@ mod tests {
         let none = Sample {
             score: None,
             depth: None,
+            best: None,
             ..s.clone()
         };
         assert_eq!(
@@ -407,6 +441,12 @@ mod tests {
         assert!(parse_line("Wc5c6d6 b 1 cp:x 3 1-0 1").is_err());
         assert!(parse_line("Wc5c6d6 b 1 cp:3 3 2-0 1").is_err());
         assert_eq!(parse_line(TEXT_HEADER).unwrap(), None);
+        // Version 1: no best move.
+        let v1 = parse_line("Wc5c6d6/Bf5f6f7 w 2 cp:-35 7 0-1 12").unwrap();
+        assert_eq!(v1, Some(Sample { best: None, ..s }));
+        let v1 = r#"{"type":"sample","version":1,"position":"Wc5c6d6/Bf5f6f7 w 2","side":"w","ply":2,"score":{"cp":-35},"depth":7,"result":"0-1","game":12}"#;
+        assert_eq!(parse_line(v1).unwrap().unwrap().best, None);
+        assert!(parse_line("Wc5c6d6 b 1 cp:3 3 1-0 1 zz").is_err());
     }
 
     #[test]
