@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use punct::tune::{gen, spsa_cmd, texel_cmd};
+use punct::tune::{gen, order_fit, order_label, spsa_cmd, texel_cmd};
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
@@ -10,8 +10,10 @@ fn main() -> ExitCode {
         .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let help = format!(
-        "punct-tune: tune PÜNCT's options (docs/tuning.md); --version prints the version\n\n{}\n{}\n{}",
+        "punct-tune: tune PÜNCT's options (docs/tuning.md); --version prints the version\n\n{}\n{}\n{}\n{}\n{}",
         gen::HELP,
+        order_label::HELP,
+        order_fit::HELP,
         texel_cmd::HELP,
         spsa_cmd::HELP
     );
@@ -27,13 +29,17 @@ fn main() -> ExitCode {
             Ok(0)
         }
         "gen" => gen::run(rest),
+        "order-label" => order_label::run(rest),
+        "order-fit" => order_fit::run(rest),
         "texel" => texel_cmd::run(rest).map(|()| 0),
         "spsa" => spsa_cmd::run(rest),
         "-h" | "-help" | "--help" | "help" => {
             print!("{help}");
             Ok(0)
         }
-        other => Err(format!("unknown command '{other}': gen, texel or spsa")),
+        other => Err(format!(
+            "unknown command '{other}': gen, order-label, order-fit, texel or spsa"
+        )),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -7,6 +7,8 @@ pub mod args;
 pub mod dataset;
 pub mod games;
 pub mod gen;
+pub mod order_fit;
+pub mod order_label;
 pub mod output;
 pub mod spsa;
 pub mod spsa_cmd;

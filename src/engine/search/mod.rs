@@ -10,6 +10,7 @@
 pub mod bench;
 pub mod evaluate;
 pub mod movepick;
+pub mod order_model;
 pub mod params;
 pub mod race;
 mod root;
