@@ -51,6 +51,39 @@ fn feature_groups_cover_every_weight_once() {
 }
 
 #[test]
+fn packed_features_equal_the_set_by_set_reference() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+    let params = Params::default();
+    let mut checked = 0;
+    for game in 0..12 {
+        let mut pos = Position::new(Variant::Standard);
+        for _ in 0..rng.gen_range(4..60) {
+            let moves = pos.legal_moves();
+            if pos.is_finished() || moves.is_empty() {
+                break;
+            }
+            pos.make(moves[rng.gen_range(0..moves.len())]);
+        }
+        // Half the positions with their history (the recent-move rings), half without.
+        let pos = if game % 2 == 0 {
+            pos
+        } else {
+            parse_position(&pos.to_string(), Variant::Standard).unwrap()
+        };
+        let ctx = Context::new(&pos, &[], &params);
+        for m in pos.legal_moves() {
+            assert_eq!(
+                ctx.features(&pos, m),
+                ctx.features_by_sets(&pos, m),
+                "{pos} {m}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 5000, "{checked}");
+}
+
+#[test]
 fn features_of_moves_on_a_small_position() {
     // White's straight piece on c5c6c7 (column c), Black's on f5f6f7; White to move, ply 2.
     let pos = parse_position("Wc5c6c7/Bf5f6f7 w 2", Variant::Standard).unwrap();

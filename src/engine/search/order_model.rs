@@ -16,7 +16,7 @@ use crate::engine::search::evaluate::centre_phase;
 use crate::engine::search::params::Params;
 use crate::engine::search::threats::{near_paths, threat};
 use crate::rules::cellset::CellSet;
-use crate::rules::geometry::{central_cells, Cell};
+use crate::rules::geometry::{central_cells, Cell, GRID_LEN};
 use crate::rules::moves::Move;
 use crate::rules::piece::{Colour, Kind};
 use crate::rules::position::{Position, Variant};
@@ -83,6 +83,40 @@ pub struct Context {
     threat: Option<(CellSet, bool)>,
     hand_bucket: u8,
     standard: bool,
+    /// Per cell, the sets above as 2-bit fields (see `FIELD_*`): the fields of a move's three
+    /// cells add up without carries into the counts the features need.
+    packed: [u32; GRID_LEN],
+    /// Per cell, its ring around the last move and around the own move before.
+    ring_last: [u8; GRID_LEN],
+    ring_prev: [u8; GRID_LEN],
+}
+
+const FIELD_OWN_PATH: u32 = 0;
+const FIELD_OPP_PATH: u32 = 2;
+const FIELD_OWN_NEAR: u32 = 4;
+const FIELD_OPP_NEAR: u32 = 6;
+const FIELD_CENTRE: u32 = 8;
+const FIELD_OPP: u32 = 10;
+const FIELD_OWN: u32 = 12;
+const FIELD_THREAT: u32 = 14;
+const FIELD_OWN_ON_PATH: u32 = 16;
+
+#[inline]
+fn field(packed: u32, f: u32) -> u8 {
+    ((packed >> f) & 3) as u8
+}
+
+fn ring_table(rings: &Option<[CellSet; RINGS]>) -> [u8; GRID_LEN] {
+    let mut out = [RINGS as u8 + 1; GRID_LEN];
+    if let Some(rings) = rings {
+        out.iter_mut().for_each(|r| *r = RINGS as u8);
+        for (k, r) in rings.iter().enumerate().rev() {
+            for c in *r {
+                out[c.index()] = k as u8;
+            }
+        }
+    }
+    out
 }
 
 fn distance_bucket(d: Option<u32>) -> u8 {
@@ -133,7 +167,7 @@ fn count(set: CellSet, cells: &[Cell; 3]) -> u8 {
 /// Distance of each cell from the middle space i9.
 static MIDDLE_DISTANCE: LazyLock<Vec<u8>> = LazyLock::new(|| {
     let middle = Cell::new(8, 8).expect("i9 is on the board");
-    let mut out = vec![0u8; crate::rules::geometry::GRID_LEN];
+    let mut out = vec![0u8; GRID_LEN];
     for &c in Cell::all() {
         out[c.index()] = c.distance(middle) as u8;
     }
@@ -164,7 +198,7 @@ impl Context {
         let standard = pos.variant() == Variant::Standard;
         let phase = centre_phase(pos);
         let hand = pos.hand_total(us);
-        Context {
+        let mut ctx = Context {
             us,
             own,
             opp,
@@ -196,11 +230,103 @@ impl Context {
                 _ => 3,
             },
             standard,
+            packed: [0; GRID_LEN],
+            ring_last: [0; GRID_LEN],
+            ring_prev: [0; GRID_LEN],
+        };
+        ctx.ring_last = ring_table(&ctx.last);
+        ctx.ring_prev = ring_table(&ctx.prev);
+        let threat_zone = ctx.threat.map_or(CellSet::EMPTY, |(z, _)| z);
+        for (set, f) in [
+            (ctx.own_zone - ctx.own, FIELD_OWN_PATH),
+            (ctx.opp_zone, FIELD_OPP_PATH),
+            (ctx.own_near - ctx.own, FIELD_OWN_NEAR),
+            (ctx.opp_near - ctx.opp, FIELD_OPP_NEAR),
+            (ctx.centre, FIELD_CENTRE),
+            (ctx.opp, FIELD_OPP),
+            (ctx.own, FIELD_OWN),
+            (threat_zone, FIELD_THREAT),
+            (ctx.own_zone & ctx.own, FIELD_OWN_ON_PATH),
+        ] {
+            for c in set {
+                ctx.packed[c.index()] |= 1 << f;
+            }
         }
+        ctx
     }
 
     /// The features of a legal move of the position (`None` for a pass).
+    #[inline]
     pub fn features(&self, pos: &Position, mv: Move) -> Option<Features> {
+        let pl = mv.placement()?;
+        let cells = pl.cells();
+        let [a, b, c] = cells.map(|c| c.index());
+        let p = self.packed[a] + self.packed[b] + self.packed[c];
+        let shift = matches!(mv, Move::Shift { .. }) as u8;
+        let lifted = match mv {
+            Move::Shift { from, .. } => pos.top_piece(from).map(|id| pos.piece(id).placement),
+            _ => None,
+        };
+        let shape = (pl.kind().index() * 6 + pl.orientation() as usize) * 2 + shift as usize;
+        let level = pos.landing_level(pl);
+        let bridge = match pl.middle() {
+            Some(m) => pos.height(cells[m]) < level,
+            None => false,
+        } as u8;
+        let (lift, lift_touches) = match lifted {
+            None => (0, false),
+            Some(old) => {
+                let old_cells = old.cells();
+                let q: u32 = old_cells.iter().map(|c| self.packed[c.index()]).sum();
+                // Whether lifting shows an opponent's dot below.
+                let id = pos.top_piece(old_cells[0]);
+                let uncovers = old_cells.iter().any(|&c| {
+                    let stack = pos.stack(c);
+                    stack.len() >= 2
+                        && Some(stack[stack.len() - 1] as usize) == id
+                        && pos.piece(stack[stack.len() - 2] as usize).colour != self.us
+                });
+                let lift = if uncovers {
+                    5
+                } else {
+                    1 + field(q, FIELD_OWN_ON_PATH)
+                };
+                (lift, field(q, FIELD_THREAT) > 0)
+            }
+        };
+        let threat = match self.threat {
+            None => 0,
+            Some((_, decisive)) => {
+                let touches = field(p, FIELD_THREAT) > 0 || lift_touches;
+                1 + 2 * decisive as u8 + (!touches) as u8
+            }
+        };
+        let middle = if self.standard {
+            (MIDDLE_DISTANCE[a] / 2).min(4)
+        } else {
+            5
+        };
+        let ring = |t: &[u8; GRID_LEN]| t[a].min(t[b]).min(t[c]);
+        Some([
+            shape as u8,
+            field(p, FIELD_OWN_PATH) * 5 + self.own_bucket,
+            field(p, FIELD_OPP_PATH) * 5 + self.opp_bucket,
+            field(p, FIELD_OWN_NEAR) * 4 + field(p, FIELD_OPP_NEAR),
+            ring(&self.ring_last),
+            ring(&self.ring_prev),
+            field(p, FIELD_CENTRE) * 3 + self.phase_bucket,
+            level.min(3) * 2 + bridge,
+            field(p, FIELD_OPP) * 4 + field(p, FIELD_OWN),
+            lift,
+            threat,
+            self.hand_bucket * 2 + shift,
+            middle,
+        ])
+    }
+
+    /// [`Context::features`] from the cell sets, one at a time: slower, kept as the
+    /// reference the packed version is tested against.
+    pub fn features_by_sets(&self, pos: &Position, mv: Move) -> Option<Features> {
         let pl = mv.placement()?;
         let cells = pl.cells();
         let kind = pl.kind();
