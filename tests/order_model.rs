@@ -276,7 +276,10 @@ fn the_picker_takes_the_models_best_moves_when_on() {
     let pos = parse_position("Wc5c6c7/Bf5f6f7 w 2", Variant::Standard).unwrap();
     let history = vec![0i32; 2 * PLACEMENT_SLOTS];
     let mut picker = MovePicker::new(2);
-    let mut params = Params::default();
+    let mut params = Params {
+        order_model: 0,
+        ..Params::default()
+    };
     let straight0 = |m: Move| match m {
         Move::Drop(pl) => pl.kind().index() == 1 && pl.orientation() == 0,
         _ => false,
