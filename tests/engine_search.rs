@@ -431,8 +431,9 @@ fn a_double_threat_one_ply_ahead_is_seen() {
     let replies = p.legal_moves();
     assert!(win_in_three(&mut p, &replies).is_some());
     p.unmake();
-    // The control runs without the coverable-dots and centre-reach terms and the leaf threat
-    // penalty too: with any of them the search steers clear of this one without the moves.
+    // The control runs without the coverable-dots and centre-reach terms, the leaf threat
+    // penalty and the learned move ordering too: with any of them the search steers clear of
+    // this one without the moves.
     for (threat_plies, holds) in [(1, true), (0, false)] {
         let r = search_with(&p, 5, |o| {
             o.threat_moves_ply = threat_plies;
@@ -440,6 +441,7 @@ fn a_double_threat_one_ply_ahead_is_seen() {
                 o.cover_weight = 0;
                 o.centre_reach_late = 0;
                 o.leaf_threat = 0;
+                o.order_model = 0;
             }
         });
         let mv = r.best.unwrap();

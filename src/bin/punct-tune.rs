@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use punct::tune::{convert, gen, spsa_cmd, texel_cmd};
+use punct::tune::{convert, gen, order_fit, order_label, spsa_cmd, texel_cmd};
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
@@ -10,9 +10,11 @@ fn main() -> ExitCode {
         .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let help = format!(
-        "punct-tune: tune PÜNCT's options (docs/tuning.md); --version prints the version\n\n{}\n{}\n{}\n{}",
+        "punct-tune: tune PÜNCT's options (docs/tuning.md); --version prints the version\n\n{}\n{}\n{}\n{}\n{}\n{}",
         gen::HELP,
         convert::HELP,
+        order_label::HELP,
+        order_fit::HELP,
         texel_cmd::HELP,
         spsa_cmd::HELP
     );
@@ -29,6 +31,8 @@ fn main() -> ExitCode {
         }
         "gen" => gen::run(rest),
         "convert" => convert::run(rest),
+        "order-label" => order_label::run(rest),
+        "order-fit" => order_fit::run(rest),
         "texel" => texel_cmd::run(rest).map(|()| 0),
         "spsa" => spsa_cmd::run(rest),
         "-h" | "-help" | "--help" | "help" => {
@@ -36,7 +40,7 @@ fn main() -> ExitCode {
             Ok(0)
         }
         other => Err(format!(
-            "unknown command '{other}': gen, convert, texel or spsa"
+            "unknown command '{other}': gen, convert, order-label, order-fit, texel or spsa"
         )),
     };
     match result {

@@ -2,8 +2,10 @@
 //! `gen` (self-play data: `selfplay` one game in this process, `genrun` the threads, files
 //! and resume; or the referee with `-sample`), `data` (sample files: text, JSON Lines and
 //! binary; `convert`), `dataset` + `texel` (fit evaluation weights to game
-//! results), `spsa` + `games` (tune any spin options by playing games), `svg` (SPSA paths),
-//! `output` (setoption and `params!` lines), `args`; the commands are `*_cmd` and `gen`.
+//! results), `order_label` + `order_fit` (label positions with the searched best move, fit
+//! the move-ordering model), `spsa` + `games` (tune any spin options by playing games), `svg`
+//! (SPSA paths), `output` (setoption and `params!` lines), `args`; the commands are `*_cmd`,
+//! `gen`, `convert` and `order_*`.
 
 pub mod args;
 pub mod convert;
@@ -12,6 +14,8 @@ pub mod dataset;
 pub mod games;
 pub mod gen;
 pub mod genrun;
+pub mod order_fit;
+pub mod order_label;
 pub mod output;
 pub mod selfplay;
 pub mod spsa;

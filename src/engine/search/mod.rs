@@ -11,6 +11,7 @@
 pub mod bench;
 pub mod evaluate;
 pub mod movepick;
+pub mod order_model;
 pub mod params;
 pub mod paths;
 pub mod race;

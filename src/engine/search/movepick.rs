@@ -6,6 +6,7 @@
 use std::cmp::Reverse;
 
 use crate::engine::search::evaluate::centre_phase;
+use crate::engine::search::order_model;
 use crate::engine::search::params::Params;
 use crate::engine::search::paths::near_paths;
 use crate::engine::search::sliced::{kth_largest, Sliced};
@@ -274,11 +275,16 @@ impl MovePicker {
     ) -> Vec<Move> {
         self.compute_weights(pos, params);
         let threat = threat_zone(pos);
+        let mut logits = Vec::new();
+        if params.order_model > 0 {
+            order_model::score_moves(pos, moves, params, &mut logits);
+        }
         let mut scored: Vec<(i32, usize)> = moves
             .iter()
             .enumerate()
             .map(|(i, &m)| {
                 let mut s = self.score(pos, m, params, history);
+                s += logits.get(i).map_or(0, |l| l * params.order_model / 100);
                 if threat.is_some_and(|zone| touches(pos, m, zone)) {
                     s += BLOCKER_BONUS;
                 }
@@ -385,6 +391,9 @@ impl MovePicker {
         touch_cache: &mut TouchCache,
         out: &mut Candidates,
     ) -> bool {
+        if params.order_model > 0 {
+            return self.candidates_by_model(pos, n, block_cap, params, history, out);
+        }
         self.compute_weights(pos, params);
         let found = threat_cached(pos, touch_cache);
         let threat = found.map(|t| t.zone);
@@ -481,6 +490,55 @@ impl MovePicker {
         self.cold = cold;
         self.block_keys = blockers;
         self.rest_keys = rest;
+        complete
+    }
+}
+
+impl MovePicker {
+    /// `candidates` with the learned model's logit added to the key of every legal move
+    /// (`OrderModel` > 0): all moves are generated and scored, none filtered.
+    fn candidates_by_model(
+        &mut self,
+        pos: &Position,
+        n: usize,
+        block_cap: usize,
+        params: &Params,
+        history: &[i32],
+        out: &mut Candidates,
+    ) -> bool {
+        self.compute_weights(pos, params);
+        let found = threat(pos);
+        out.decisive = found.is_some_and(|t| t.decisive);
+        let mut all = std::mem::take(&mut self.all);
+        pos.legal_moves_into(&mut all);
+        all.retain(|&m| m != Move::Pass);
+        let mut logits = Vec::new();
+        order_model::score_moves(pos, &all, params, &mut logits);
+        let (mut blockers, mut rest) = (Vec::new(), Vec::new());
+        for (i, &m) in all.iter().enumerate() {
+            let s = self.score(pos, m, params, history) + logits[i] * params.order_model / 100;
+            match found {
+                Some(t) if touches(pos, m, t.zone) => blockers.push(sort_key(s, i)),
+                _ => rest.push(sort_key(s, i)),
+            }
+        }
+        take_best(&mut blockers, usize::MAX);
+        take_best(&mut rest, n);
+        let capped = blockers.len().min(block_cap);
+        let moves = |keys: &[u64]| keys.iter().map(|&k| all[key_index(k)]).collect::<Vec<_>>();
+        out.blockers = moves(&blockers[..capped]);
+        out.extra_blockers = moves(&blockers[capped..]);
+        out.rest = moves(&rest);
+        let complete = out.rest.len() < n;
+        // One last drop stands for all (as in `candidates`).
+        if pos.hand_total(pos.side_to_move()) == 1 {
+            let is_drop = |m: &Move| matches!(m, Move::Drop(_));
+            if !out.blockers.iter().any(is_drop) {
+                out.rest.retain(|m| !is_drop(m));
+                out.blockers.extend(any_drop(pos));
+            }
+        }
+        self.all = all;
         complete
     }
 }

@@ -1,0 +1,498 @@
+//! A learned move-ordering model: each move is described by a few categorical features (its
+//! shape, drop or shift, how many of its dots fall on each player's near-shortest paths and
+//! how short those are, contact with own and opposing dots, distance to the last two moves,
+//! the centre, landing height and bridges, dots covered and uncovered, threats stopped, hand
+//! size, distance from the middle) and scored by the sum of one weight per feature value: a
+//! conditional-logit (Bradley-Terry) model over the legal moves of a position, fitted by
+//! `punct-tune order-fit` (`tune::order_fit`) to predict a deeper search's best move.
+//!
+//! The weights are a small versioned text file (`order_model.txt`, embedded; the first line
+//! `punct-order-model VERSION GROUPS`, then one weight per line in centinats). The picker adds
+//! `OrderModel * logit / 100` to its sort keys when the option is on (see `movepick`).
+
+use std::sync::{LazyLock, OnceLock};
+
+use crate::engine::search::evaluate::centre_phase;
+use crate::engine::search::params::Params;
+use crate::engine::search::threats::{near_paths, threat};
+use crate::rules::cellset::CellSet;
+use crate::rules::geometry::{central_cells, Cell, GRID_LEN};
+use crate::rules::moves::Move;
+use crate::rules::piece::{Colour, Kind};
+use crate::rules::position::{Position, Variant};
+
+/// The feature file's version: it changes whenever the features change.
+pub const MODEL_VERSION: u32 = 1;
+
+/// The feature groups: every move takes exactly one value of each (one-hot).
+pub const GROUP_SIZES: [usize; GROUPS] = [
+    72, // shape: (kind * 6 + orientation) * 2 + shift
+    20, // dots on own near paths (0..3) x own distance bucket (5)
+    20, // dots on the opponent's near paths (0..3) x its distance bucket (5)
+    16, // dots next to own top dots (0..3) x next to the opponent's (0..3)
+    7,  // distance to the opponent's last move: 0..4, farther, none
+    7,  // distance to the own move before: 0..4, farther, none
+    12, // central dots (0..3) x centre phase bucket (3)
+    8,  // landing level (0..3) x bridge
+    16, // opponent's top dots covered (0..3) x own dots covered (0..3)
+    6,  // a drop, or a shift lifting 0..3 own near-path dots, or a shift uncovering a foe
+    5,  // threat: none; a non-decisive one touched / not; a decisive one touched / not
+    8,  // own pieces in hand bucket (4) x shift
+    6,  // distance of the PÜNCT from the middle: 0-1, 2-3, 4-5, 6-7, 8+, basic game
+];
+pub const GROUPS: usize = 13;
+
+/// Group offsets into the weight vector.
+pub const fn offsets() -> [usize; GROUPS + 1] {
+    let mut out = [0; GROUPS + 1];
+    let mut i = 0;
+    while i < GROUPS {
+        out[i + 1] = out[i] + GROUP_SIZES[i];
+        i += 1;
+    }
+    out
+}
+pub const OFFSETS: [usize; GROUPS + 1] = offsets();
+pub const NUM_WEIGHTS: usize = OFFSETS[GROUPS];
+
+/// The value of each group for one move (a one-hot description).
+pub type Features = [u8; GROUPS];
+
+/// Paths longer than this are not followed (as the picker's).
+const ZONE_CAP: u32 = 24;
+const ZONE_SLACK: u32 = 1;
+/// Rings around the last moves.
+const RINGS: usize = 5;
+
+/// What every move of one position is described against.
+pub struct Context {
+    us: Colour,
+    own: CellSet,
+    opp: CellSet,
+    own_zone: CellSet,
+    opp_zone: CellSet,
+    own_bucket: u8,
+    opp_bucket: u8,
+    own_near: CellSet,
+    opp_near: CellSet,
+    centre: CellSet,
+    phase_bucket: u8,
+    /// Rings 0..RINGS around the opponent's last move and the own move before.
+    last: Option<[CellSet; RINGS]>,
+    prev: Option<[CellSet; RINGS]>,
+    threat: Option<(CellSet, bool)>,
+    hand_bucket: u8,
+    standard: bool,
+    /// Per cell, the sets above as 2-bit fields (see `FIELD_*`): the fields of a move's three
+    /// cells add up without carries into the counts the features need.
+    packed: [u32; GRID_LEN],
+    /// Per cell, its ring around the last move and around the own move before.
+    ring_last: [u8; GRID_LEN],
+    ring_prev: [u8; GRID_LEN],
+}
+
+const FIELD_OWN_PATH: u32 = 0;
+const FIELD_OPP_PATH: u32 = 2;
+const FIELD_OWN_NEAR: u32 = 4;
+const FIELD_OPP_NEAR: u32 = 6;
+const FIELD_CENTRE: u32 = 8;
+const FIELD_OPP: u32 = 10;
+const FIELD_OWN: u32 = 12;
+const FIELD_THREAT: u32 = 14;
+const FIELD_OWN_ON_PATH: u32 = 16;
+
+#[inline]
+fn field(packed: u32, f: u32) -> u8 {
+    ((packed >> f) & 3) as u8
+}
+
+fn ring_table(rings: &Option<[CellSet; RINGS]>) -> [u8; GRID_LEN] {
+    let mut out = [RINGS as u8 + 1; GRID_LEN];
+    if let Some(rings) = rings {
+        out.iter_mut().for_each(|r| *r = RINGS as u8);
+        for (k, r) in rings.iter().enumerate().rev() {
+            for c in *r {
+                out[c.index()] = k as u8;
+            }
+        }
+    }
+    out
+}
+
+fn distance_bucket(d: Option<u32>) -> u8 {
+    match d {
+        Some(0..=3) => 0,
+        Some(4..=6) => 1,
+        Some(7..=10) => 2,
+        Some(_) => 3,
+        None => 4,
+    }
+}
+
+fn rings(mv: Option<&Move>, pos: &Position) -> Option<[CellSet; RINGS]> {
+    let mut set = CellSet::EMPTY;
+    match mv? {
+        Move::Drop(pl) => pl.cells().iter().for_each(|&c| set.insert(c)),
+        Move::Shift { from, to } => {
+            set.insert(*from);
+            to.cells().iter().for_each(|&c| set.insert(c));
+        }
+        Move::Pass => return None,
+    }
+    let _ = pos;
+    let mut out = [CellSet::EMPTY; RINGS];
+    for r in out.iter_mut() {
+        *r = set;
+        set = set.expand();
+    }
+    Some(out)
+}
+
+fn ring_of(rings: &Option<[CellSet; RINGS]>, cells: &[Cell; 3]) -> u8 {
+    let Some(rings) = rings else {
+        return RINGS as u8 + 1;
+    };
+    for (k, r) in rings.iter().enumerate() {
+        if cells.iter().any(|&c| r.contains(c)) {
+            return k as u8;
+        }
+    }
+    RINGS as u8
+}
+
+fn count(set: CellSet, cells: &[Cell; 3]) -> u8 {
+    cells.iter().filter(|&&c| set.contains(c)).count() as u8
+}
+
+/// Distance of each cell from the middle space i9.
+static MIDDLE_DISTANCE: LazyLock<Vec<u8>> = LazyLock::new(|| {
+    let middle = Cell::new(8, 8).expect("i9 is on the board");
+    let mut out = vec![0u8; GRID_LEN];
+    for &c in Cell::all() {
+        out[c.index()] = c.distance(middle) as u8;
+    }
+    out
+});
+
+impl Context {
+    /// The context of `pos`; `recent` holds the moves that led to it, last first (the
+    /// position's own history is used when it has one).
+    pub fn new(pos: &Position, recent: &[Move], params: &Params) -> Context {
+        let us = pos.side_to_move();
+        let own = pos.top_view(us);
+        let opp = pos.top_view(!us);
+        let empty = pos.empty_cells();
+        let paths = |a: CellSet, b: CellSet| {
+            near_paths(a, empty, b, params.opp_cover_cost, ZONE_CAP, ZONE_SLACK)
+        };
+        let (own_d, own_zone) =
+            paths(own, opp).map_or((None, CellSet::EMPTY), |(d, z)| (Some(d), z));
+        let (opp_d, opp_zone) =
+            paths(opp, own).map_or((None, CellSet::EMPTY), |(d, z)| (Some(d), z));
+        let history: Vec<Move> = pos.moves_played().collect();
+        let recent: Vec<Move> = if history.is_empty() {
+            recent.to_vec()
+        } else {
+            history.iter().rev().take(2).copied().collect()
+        };
+        let standard = pos.variant() == Variant::Standard;
+        let phase = centre_phase(pos);
+        let hand = pos.hand_total(us);
+        let mut ctx = Context {
+            us,
+            own,
+            opp,
+            own_zone,
+            opp_zone,
+            own_bucket: distance_bucket(own_d),
+            opp_bucket: distance_bucket(opp_d),
+            own_near: own.expand(),
+            opp_near: opp.expand(),
+            centre: if standard {
+                central_cells()
+            } else {
+                CellSet::EMPTY
+            },
+            phase_bucket: if phase < 64 {
+                0
+            } else if phase < 160 {
+                1
+            } else {
+                2
+            },
+            last: rings(recent.first(), pos),
+            prev: rings(recent.get(1), pos),
+            threat: threat(pos).map(|t| (t.zone, t.decisive)),
+            hand_bucket: match hand {
+                0..=2 => 0,
+                3..=6 => 1,
+                7..=12 => 2,
+                _ => 3,
+            },
+            standard,
+            packed: [0; GRID_LEN],
+            ring_last: [0; GRID_LEN],
+            ring_prev: [0; GRID_LEN],
+        };
+        ctx.ring_last = ring_table(&ctx.last);
+        ctx.ring_prev = ring_table(&ctx.prev);
+        let threat_zone = ctx.threat.map_or(CellSet::EMPTY, |(z, _)| z);
+        for (set, f) in [
+            (ctx.own_zone - ctx.own, FIELD_OWN_PATH),
+            (ctx.opp_zone, FIELD_OPP_PATH),
+            (ctx.own_near - ctx.own, FIELD_OWN_NEAR),
+            (ctx.opp_near - ctx.opp, FIELD_OPP_NEAR),
+            (ctx.centre, FIELD_CENTRE),
+            (ctx.opp, FIELD_OPP),
+            (ctx.own, FIELD_OWN),
+            (threat_zone, FIELD_THREAT),
+            (ctx.own_zone & ctx.own, FIELD_OWN_ON_PATH),
+        ] {
+            for c in set {
+                ctx.packed[c.index()] |= 1 << f;
+            }
+        }
+        ctx
+    }
+
+    /// The features of a legal move of the position (`None` for a pass).
+    #[inline]
+    pub fn features(&self, pos: &Position, mv: Move) -> Option<Features> {
+        let pl = mv.placement()?;
+        let cells = pl.cells();
+        let [a, b, c] = cells.map(|c| c.index());
+        let p = self.packed[a] + self.packed[b] + self.packed[c];
+        let shift = matches!(mv, Move::Shift { .. }) as u8;
+        let lifted = match mv {
+            Move::Shift { from, .. } => pos.top_piece(from).map(|id| pos.piece(id).placement),
+            _ => None,
+        };
+        let shape = (pl.kind().index() * 6 + pl.orientation() as usize) * 2 + shift as usize;
+        let level = pos.landing_level(pl);
+        let bridge = match pl.middle() {
+            Some(m) => pos.height(cells[m]) < level,
+            None => false,
+        } as u8;
+        let (lift, lift_touches) = match lifted {
+            None => (0, false),
+            Some(old) => {
+                let old_cells = old.cells();
+                let q: u32 = old_cells.iter().map(|c| self.packed[c.index()]).sum();
+                // Whether lifting shows an opponent's dot below.
+                let id = pos.top_piece(old_cells[0]);
+                let uncovers = old_cells.iter().any(|&c| {
+                    let stack = pos.stack(c);
+                    stack.len() >= 2
+                        && Some(stack[stack.len() - 1] as usize) == id
+                        && pos.piece(stack[stack.len() - 2] as usize).colour != self.us
+                });
+                let lift = if uncovers {
+                    5
+                } else {
+                    1 + field(q, FIELD_OWN_ON_PATH)
+                };
+                (lift, field(q, FIELD_THREAT) > 0)
+            }
+        };
+        let threat = match self.threat {
+            None => 0,
+            Some((_, decisive)) => {
+                let touches = field(p, FIELD_THREAT) > 0 || lift_touches;
+                1 + 2 * decisive as u8 + (!touches) as u8
+            }
+        };
+        let middle = if self.standard {
+            (MIDDLE_DISTANCE[a] / 2).min(4)
+        } else {
+            5
+        };
+        let ring = |t: &[u8; GRID_LEN]| t[a].min(t[b]).min(t[c]);
+        Some([
+            shape as u8,
+            field(p, FIELD_OWN_PATH) * 5 + self.own_bucket,
+            field(p, FIELD_OPP_PATH) * 5 + self.opp_bucket,
+            field(p, FIELD_OWN_NEAR) * 4 + field(p, FIELD_OPP_NEAR),
+            ring(&self.ring_last),
+            ring(&self.ring_prev),
+            field(p, FIELD_CENTRE) * 3 + self.phase_bucket,
+            level.min(3) * 2 + bridge,
+            field(p, FIELD_OPP) * 4 + field(p, FIELD_OWN),
+            lift,
+            threat,
+            self.hand_bucket * 2 + shift,
+            middle,
+        ])
+    }
+
+    /// [`Context::features`] from the cell sets, one at a time: slower, kept as the
+    /// reference the packed version is tested against.
+    pub fn features_by_sets(&self, pos: &Position, mv: Move) -> Option<Features> {
+        let pl = mv.placement()?;
+        let cells = pl.cells();
+        let kind = pl.kind();
+        let shift = matches!(mv, Move::Shift { .. }) as u8;
+        let lifted = match mv {
+            Move::Shift { from, .. } => pos.top_piece(from).map(|id| pos.piece(id).placement),
+            _ => None,
+        };
+        let shape = (kind.index() * 6 + pl.orientation() as usize) * 2 + shift as usize;
+        let own_path = count(self.own_zone - self.own, &cells);
+        let opp_path = count(self.opp_zone, &cells);
+        let level = pos.landing_level(pl);
+        let bridge = match pl.middle() {
+            Some(m) => pos.height(cells[m]) < level,
+            None => false,
+        } as u8;
+        let covers_opp = count(self.opp, &cells);
+        let covers_own = count(self.own, &cells);
+        let lift = match lifted {
+            None => 0,
+            Some(old) => {
+                let old_cells = old.cells();
+                // Whether lifting shows an opponent's dot below.
+                let id = pos.top_piece(old_cells[0]);
+                let uncovers = old_cells.iter().any(|&c| {
+                    let stack = pos.stack(c);
+                    stack.len() >= 2
+                        && Some(stack[stack.len() - 1] as usize) == id
+                        && pos.piece(stack[stack.len() - 2] as usize).colour != self.us
+                });
+                if uncovers {
+                    5
+                } else {
+                    1 + count(self.own_zone & self.own, &old_cells)
+                }
+            }
+        };
+        let threat = match self.threat {
+            None => 0,
+            Some((zone, decisive)) => {
+                let touches = cells.iter().any(|&c| zone.contains(c))
+                    || lifted.is_some_and(|old| old.cells().iter().any(|&c| zone.contains(c)));
+                1 + 2 * decisive as u8 + (!touches) as u8
+            }
+        };
+        let middle = if self.standard {
+            (MIDDLE_DISTANCE[pl.punct().index()] / 2).min(4)
+        } else {
+            5
+        };
+        Some([
+            shape as u8,
+            own_path * 5 + self.own_bucket,
+            opp_path * 5 + self.opp_bucket,
+            count(self.own_near - self.own, &cells) * 4 + count(self.opp_near - self.opp, &cells),
+            ring_of(&self.last, &cells),
+            ring_of(&self.prev, &cells),
+            count(self.centre, &cells) * 3 + self.phase_bucket,
+            level.min(3) * 2 + bridge,
+            covers_opp * 4 + covers_own,
+            lift,
+            threat,
+            self.hand_bucket * 2 + shift,
+            middle,
+        ])
+    }
+}
+
+/// The model's weights, in centinats, one per feature value.
+pub struct Model {
+    pub weights: Vec<i32>,
+}
+
+impl Model {
+    pub fn zero() -> Model {
+        Model {
+            weights: vec![0; NUM_WEIGHTS],
+        }
+    }
+
+    /// The logit of a move (centinats).
+    #[inline]
+    pub fn score(&self, f: &Features) -> i32 {
+        let mut s = 0;
+        for g in 0..GROUPS {
+            s += self.weights[OFFSETS[g] + f[g] as usize];
+        }
+        s
+    }
+
+    /// Reads the text format (see the module's documentation).
+    pub fn parse(text: &str) -> Result<Model, String> {
+        let mut lines = text
+            .lines()
+            .map(|l| l.split('#').next().unwrap_or("").trim())
+            .filter(|l| !l.is_empty());
+        let header = lines.next().ok_or("empty model file")?;
+        let words: Vec<&str> = header.split_whitespace().collect();
+        if words.len() != 3 || words[0] != "punct-order-model" {
+            return Err(format!("not an order model: '{header}'"));
+        }
+        if words[1] != MODEL_VERSION.to_string() || words[2] != NUM_WEIGHTS.to_string() {
+            return Err(format!(
+                "order model version {} with {} weights; this engine reads version {MODEL_VERSION} with {NUM_WEIGHTS}",
+                words[1], words[2]
+            ));
+        }
+        let weights: Vec<i32> = lines
+            .map(|l| l.parse::<i32>().map_err(|_| format!("bad weight '{l}'")))
+            .collect::<Result<_, _>>()?;
+        if weights.len() != NUM_WEIGHTS {
+            return Err(format!("{} weights, {NUM_WEIGHTS} expected", weights.len()));
+        }
+        Ok(Model { weights })
+    }
+
+    /// The text format, with each group named in a comment.
+    pub fn to_text(&self) -> String {
+        let mut out = format!("punct-order-model {MODEL_VERSION} {NUM_WEIGHTS}\n");
+        for g in 0..GROUPS {
+            out.push_str(&format!("# group {g}\n"));
+            for w in &self.weights[OFFSETS[g]..OFFSETS[g + 1]] {
+                out.push_str(&format!("{w}\n"));
+            }
+        }
+        out
+    }
+}
+
+/// The embedded default model.
+pub static MODEL: LazyLock<Model> = LazyLock::new(|| {
+    Model::parse(include_str!("order_model.txt")).expect("the embedded order model parses")
+});
+
+/// A model that replaces the embedded one for the whole process (tools that test a fresh
+/// fit set it before any search).
+static INSTALLED: OnceLock<Model> = OnceLock::new();
+
+/// Puts `model` in place of the embedded one; false if one was installed already.
+pub fn install(model: Model) -> bool {
+    INSTALLED.set(model).is_ok()
+}
+
+/// The model in use.
+pub fn model() -> &'static Model {
+    INSTALLED.get().unwrap_or(&MODEL)
+}
+
+/// The model's logits of `moves` (centinats; a pass scores 0).
+pub fn score_moves(pos: &Position, moves: &[Move], params: &Params, out: &mut Vec<i32>) {
+    let ctx = Context::new(pos, &[], params);
+    let model = model();
+    out.clear();
+    out.extend(
+        moves
+            .iter()
+            .map(|&m| ctx.features(pos, m).map_or(0, |f| model.score(&f))),
+    );
+}
+
+/// The kinds of the shape feature, for reports.
+pub fn shape_name(v: usize) -> String {
+    let kind = Kind::ALL[v / 12];
+    format!(
+        "{kind:?}/{}{}",
+        (v / 2) % 6,
+        if v % 2 == 1 { " shift" } else { "" }
+    )
+}
