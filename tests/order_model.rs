@@ -286,7 +286,18 @@ fn the_picker_takes_the_models_best_moves_when_on() {
     };
     let list = |picker: &mut MovePicker, params: &Params| {
         picker.start(&history);
-        picker.pick(&pos, 0, 10, 64, None, [None; 2], params, &history);
+        let mut touches = punct::engine::search::threats::TouchCache::default();
+        picker.pick(
+            &pos,
+            0,
+            10,
+            64,
+            None,
+            [None; 2],
+            params,
+            &history,
+            &mut touches,
+        );
         (0..picker.len(0))
             .map(|i| picker.get(0, i).0)
             .collect::<Vec<_>>()

@@ -15,6 +15,7 @@ use crate::engine::search::order_model::{
     self, Context, Features, Model, GROUPS, GROUP_SIZES, NUM_WEIGHTS, OFFSETS,
 };
 use crate::engine::search::params::Params;
+use crate::engine::search::threats::TouchCache;
 use crate::referee::openings::mix;
 use crate::rules::moves::Move;
 use crate::rules::piece::PLACEMENT_SLOTS;
@@ -210,6 +211,7 @@ fn list_hits(
             [None; 2],
             params,
             history,
+            &mut TouchCache::default(),
         );
         let len = picker.len(0);
         let found = (0..len).any(|i| picker.get(0, i).0 == l.best);

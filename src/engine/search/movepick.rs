@@ -392,7 +392,7 @@ impl MovePicker {
         out: &mut Candidates,
     ) -> bool {
         if params.order_model > 0 {
-            return self.candidates_by_model(pos, n, block_cap, params, history, out);
+            return self.candidates_by_model(pos, n, block_cap, params, history, touch_cache, out);
         }
         self.compute_weights(pos, params);
         let found = threat_cached(pos, touch_cache);
@@ -497,6 +497,7 @@ impl MovePicker {
 impl MovePicker {
     /// `candidates` with the learned model's logit added to the key of every legal move
     /// (`OrderModel` > 0): all moves are generated and scored, none filtered.
+    #[allow(clippy::too_many_arguments)]
     fn candidates_by_model(
         &mut self,
         pos: &Position,
@@ -504,10 +505,11 @@ impl MovePicker {
         block_cap: usize,
         params: &Params,
         history: &[i32],
+        touch_cache: &mut TouchCache,
         out: &mut Candidates,
     ) -> bool {
         self.compute_weights(pos, params);
-        let found = threat(pos);
+        let found = threat_cached(pos, touch_cache);
         out.decisive = found.is_some_and(|t| t.decisive);
         let mut all = std::mem::take(&mut self.all);
         pos.legal_moves_into(&mut all);

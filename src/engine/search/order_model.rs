@@ -14,7 +14,8 @@ use std::sync::{LazyLock, OnceLock};
 
 use crate::engine::search::evaluate::centre_phase;
 use crate::engine::search::params::Params;
-use crate::engine::search::threats::{near_paths, threat};
+use crate::engine::search::paths::near_paths;
+use crate::engine::search::threats::threat;
 use crate::rules::cellset::CellSet;
 use crate::rules::geometry::{central_cells, Cell, GRID_LEN};
 use crate::rules::moves::Move;
