@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use punct::tune::{gen, spsa_cmd, texel_cmd};
+use punct::tune::{gen, net_train, spsa_cmd, texel_cmd};
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
@@ -10,10 +10,11 @@ fn main() -> ExitCode {
         .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let help = format!(
-        "punct-tune: tune PÜNCT's options (docs/tuning.md); --version prints the version\n\n{}\n{}\n{}",
+        "punct-tune: tune PÜNCT's options (docs/tuning.md); --version prints the version\n\n{}\n{}\n{}\n{}",
         gen::HELP,
         texel_cmd::HELP,
-        spsa_cmd::HELP
+        spsa_cmd::HELP,
+        net_train::HELP
     );
     let Some(cmd) = args.first() else {
         eprint!("{help}");
@@ -29,11 +30,14 @@ fn main() -> ExitCode {
         "gen" => gen::run(rest),
         "texel" => texel_cmd::run(rest).map(|()| 0),
         "spsa" => spsa_cmd::run(rest),
+        "train-net" => net_train::run(rest),
         "-h" | "-help" | "--help" | "help" => {
             print!("{help}");
             Ok(0)
         }
-        other => Err(format!("unknown command '{other}': gen, texel or spsa")),
+        other => Err(format!(
+            "unknown command '{other}': gen, texel, spsa or train-net"
+        )),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -4,12 +4,14 @@
 //! [`searcher`] (the entry point: tables, threads, lazy SMP), [`worker`] (one thread's state),
 //! [`root`] (iterative deepening at the root), [`tree`] (the search below it), [`movepick`]
 //! and [`sliced`] (which moves a node tries, in what order), [`threats`] (one-move wins and the
-//! moves that stop them), [`race`] (the centre race's endings solved exactly), [`evaluate`],
+//! moves that stop them), [`race`] (the centre race's endings solved exactly), [`evaluate`]
+//! (the hand evaluation) and [`nnue`] (the learned one, `EvalFile`),
 //! [`tt`], [`timeman`], [`params`] (every tunable weight), [`bench`].
 
 pub mod bench;
 pub mod evaluate;
 pub mod movepick;
+pub mod nnue;
 pub mod params;
 pub mod race;
 mod root;

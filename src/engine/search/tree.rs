@@ -3,7 +3,6 @@
 
 use std::sync::atomic::Ordering;
 
-use crate::engine::search::evaluate::evaluate;
 use crate::engine::search::threats::{
     distance_within, find_win_cached, move_touches, near_paths, threat_cached, threat_moves,
 };
@@ -320,7 +319,7 @@ impl Worker<'_> {
     /// (`slot` of the cache).
     fn static_eval(&mut self, pos: &Position, facts: &mut Facts, slot: usize) -> i32 {
         if facts.eval == NO_EVAL {
-            facts.eval = evaluate(pos, self.params).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+            facts.eval = self.evaluation(pos).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
             self.facts[slot] = *facts;
         }
         facts.eval
