@@ -126,7 +126,7 @@ fn the_quantised_network_follows_the_float_model() {
         let stm = snap.side as usize;
         features(&snap, identity, stm, &mut f0);
         features(&snap, identity, 1 - stm, &mut f1);
-        let float = model.forward(&f0, &f1, &mut s) * 400.0;
+        let float = model.forward(&f0, &f1, 0.0, &mut s) * 400.0;
         let int = net.evaluate_features(&f0, &f1);
         assert!(
             (float - int as f32).abs() <= 6.0 + 0.05 * float.abs(),
@@ -187,4 +187,23 @@ fn evalfile_switches_the_evaluation_and_a_bad_file_keeps_the_previous_one() {
         text.contains("eval total") && text.contains("eval net"),
         "{text}"
     );
+}
+
+#[test]
+fn a_residual_network_adds_its_share_of_the_hand_evaluation() {
+    let mut net = Network::random(8, 11);
+    net.hand_weight = 512;
+    let net = Network::from_bytes(&net.to_bytes()).unwrap();
+    assert_eq!(net.hand_weight, 512);
+    let params = punct::engine::search::params::Params::default();
+    let mut pos = Position::new(Variant::Standard);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+    for _ in 0..30 {
+        let hand = punct::engine::search::evaluate::evaluate(&pos, &params);
+        let own = Accumulator::new().evaluate(&net, &pos);
+        let both = nnue::evaluate(&net, &mut Accumulator::new(), &pos, &params);
+        assert_eq!(both, own + hand * 512 / 1024, "{pos}");
+        let moves = pos.legal_moves();
+        pos.make(moves[rng.gen_range(0..moves.len())]);
+    }
 }

@@ -96,7 +96,7 @@ fn eval_command(
     let _ = writeln!(
         out,
         "eval net {} (EvalFile {name}: {} hidden units)",
-        nnue::Accumulator::new().evaluate(&net, pos),
+        nnue::evaluate(&net, &mut nnue::Accumulator::new(), pos, &params),
         net.hidden
     );
     Ok(())

@@ -28,9 +28,12 @@ punct-tune train-net -data FILE[,FILE...] -out NET [flags]
   -hidden N    hidden units per perspective (default 128)
   -epochs N    (default 30)          -batch N     positions per step (default 1024)
   -lr X        Adam's step (default 0.001, cosine to a tenth)
+  -wd X        decoupled weight decay of the weights (AdamW; default 0)
   -lambda L    weight of the game result against the search's score (default 0.5)
   -scale S     centipawns per logit: the score's sigmoid and the net's unit (default 400)
   -valid F     share of games held out (default 0.1)     -augment true|false  (default true)
+  -residual true|false  the hand evaluation is added to the output, the network learns the
+               rest (the engine then computes both; default false)
   -threads N   (default 1)           -seed N      (default 1)
 ";
 
@@ -42,6 +45,12 @@ pub struct Model {
     pub ft_b: Vec<f32>,
     pub out_w: Vec<f32>,
     pub out_b: f32,
+    /// The weight of the hand evaluation's logit in the output (a residual network; 0 else).
+    pub hand_w: f32,
+    /// Whether the hand evaluation enters the output (`-residual true`).
+    pub residual: bool,
+    /// Centipawns per logit.
+    pub scale: f32,
 }
 
 impl Model {
@@ -57,6 +66,9 @@ impl Model {
                 .map(|_| rng.gen_range(-r.sqrt()..r.sqrt()))
                 .collect(),
             out_b: 0.0,
+            hand_w: 0.0,
+            residual: false,
+            scale: 400.0,
         }
     }
 
@@ -67,6 +79,9 @@ impl Model {
             ft_b: vec![0.0; hidden],
             out_w: vec![0.0; 2 * hidden],
             out_b: 0.0,
+            hand_w: 0.0,
+            residual: false,
+            scale: 400.0,
         }
     }
 
@@ -80,12 +95,13 @@ impl Model {
         }
     }
 
-    /// The output (a logit) for the inputs each side sees.
-    pub fn forward(&self, stm: &[usize], opp: &[usize], scratch: &mut Scratch) -> f32 {
+    /// The output (a logit) for the inputs each side sees and the hand evaluation's logit
+    /// (used by a residual network only).
+    pub fn forward(&self, stm: &[usize], opp: &[usize], hand: f32, scratch: &mut Scratch) -> f32 {
         let h = self.hidden;
         self.accumulate(stm, &mut scratch.acc[0]);
         self.accumulate(opp, &mut scratch.acc[1]);
-        let mut o = self.out_b;
+        let mut o = self.out_b + self.hand_w * hand;
         for (half, acc) in scratch.acc.iter().enumerate() {
             for (a, &w) in acc.iter().zip(&self.out_w[half * h..(half + 1) * h]) {
                 o += a.clamp(0.0, 1.0) * w;
@@ -99,15 +115,16 @@ impl Model {
         &self,
         stm: &[usize],
         opp: &[usize],
-        target: f32,
+        (target, hand): (f32, f32),
         g: &mut Model,
         s: &mut Scratch,
     ) -> f32 {
         let h = self.hidden;
-        let o = self.forward(stm, opp, s);
+        let o = self.forward(stm, opp, hand, s);
         let p = sigmoid(o as f64) as f32;
         let d = 2.0 * (p - target) * p * (1.0 - p);
         g.out_b += d;
+        g.hand_w += d * hand;
         for half in 0..2 {
             let w = &self.out_w[half * h..(half + 1) * h];
             let gw = &mut g.out_w[half * h..(half + 1) * h];
@@ -128,21 +145,23 @@ impl Model {
         (p - target) * (p - target)
     }
 
-    fn params_mut(&mut self) -> [&mut [f32]; 4] {
+    fn params_mut(&mut self) -> [&mut [f32]; 5] {
         [
             &mut self.ft_w,
             &mut self.ft_b,
             &mut self.out_w,
             std::slice::from_mut(&mut self.out_b),
+            std::slice::from_mut(&mut self.hand_w),
         ]
     }
 
-    fn params(&self) -> [&[f32]; 4] {
+    fn params(&self) -> [&[f32]; 5] {
         [
             &self.ft_w,
             &self.ft_b,
             &self.out_w,
             std::slice::from_ref(&self.out_b),
+            std::slice::from_ref(&self.hand_w),
         ]
     }
 
@@ -156,6 +175,7 @@ impl Model {
             ft_weights: self.ft_w.iter().map(|&x| q(x, QA)).collect(),
             out_weights: self.out_w.iter().map(|&x| q(x, QB)).collect(),
             out_bias: (self.out_b * (QA * QB) as f32).round() as i32,
+            hand_weight: (self.hand_w * 1024.0).round() as i32,
             id: 0,
         };
         Network::from_bytes(&net.to_bytes()).expect("a quantised network reads back")
@@ -185,6 +205,15 @@ fn both(sample: &NetSample, sym: &Symmetry, feats: &mut [Vec<usize>; 2]) {
     features(&sample.snap, sym, 1 - stm, b);
 }
 
+/// The hand evaluation's logit as a residual network's input (0 for a pure network).
+fn hand_input(model: &Model, x: &NetSample) -> f32 {
+    if model.residual {
+        x.hand_eval as f32 / model.scale
+    } else {
+        0.0
+    }
+}
+
 /// Mean squared error of the float model over `data` (no symmetry).
 pub fn float_loss(model: &Model, data: &[NetSample], identity: &Symmetry) -> f64 {
     let mut s = Scratch::new(model.hidden);
@@ -192,7 +221,7 @@ pub fn float_loss(model: &Model, data: &[NetSample], identity: &Symmetry) -> f64
     let mut sum = 0.0;
     for x in data {
         both(x, identity, &mut f);
-        let p = sigmoid(model.forward(&f[0], &f[1], &mut s) as f64);
+        let p = sigmoid(model.forward(&f[0], &f[1], hand_input(model, x), &mut s) as f64);
         sum += (p - x.target as f64).powi(2);
     }
     sum / data.len().max(1) as f64
@@ -204,7 +233,7 @@ pub fn net_loss(net: &Network, data: &[NetSample], identity: &Symmetry) -> f64 {
     let mut sum = 0.0;
     for x in data {
         both(x, identity, &mut f);
-        let cp = net.evaluate_features(&f[0], &f[1]);
+        let cp = net.evaluate_features(&f[0], &f[1]) + x.hand_eval * net.hand_weight / 1024;
         let p = sigmoid(cp as f64 / net.scale as f64);
         sum += (p - x.target as f64).powi(2);
     }
@@ -232,20 +261,25 @@ struct Adam {
 }
 
 impl Adam {
-    fn step(&mut self, model: &mut Model, g: &Model, lr: f32) {
+    /// One step; `wd` is the decoupled weight decay (AdamW) of the weights, not the biases.
+    fn step(&mut self, model: &mut Model, g: &Model, lr: f32, wd: f32) {
         const B1: f32 = 0.9;
         const B2: f32 = 0.999;
         self.t += 1;
         let c1 = 1.0 - B1.powi(self.t);
         let c2 = 1.0 - B2.powi(self.t);
         let step = lr * c2.sqrt() / c1;
-        for (((p, g), m), v) in model
+        for (k, (((p, g), m), v)) in model
             .params_mut()
             .into_iter()
             .zip(g.params())
             .zip(self.m.params_mut())
             .zip(self.v.params_mut())
+            .enumerate()
         {
+            if wd > 0.0 && (k == 0 || k == 2) {
+                p.iter_mut().for_each(|x| *x -= lr * wd * *x);
+            }
             for i in 0..p.len() {
                 let gi = g[i];
                 m[i] = B1 * m[i] + (1.0 - B1) * gi;
@@ -263,9 +297,16 @@ pub struct TrainConfig {
     pub epochs: usize,
     pub batch: usize,
     pub lr: f32,
+    /// Decoupled weight decay (0: none).
+    pub wd: f32,
     pub threads: usize,
     pub seed: u64,
     pub augment: bool,
+    /// A residual network: the hand evaluation's logit is an input of the output (its weight
+    /// learnt, starting at 1), the network learns the rest.
+    pub residual: bool,
+    /// Centipawns per logit.
+    pub scale: f32,
 }
 
 /// Trains; `report(epoch, train loss, validation loss, seconds)` after every epoch. Returns
@@ -279,6 +320,11 @@ pub fn train(
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(cfg.seed);
     let syms = symmetries();
     let mut model = Model::new(cfg.hidden, &mut rng);
+    model.residual = cfg.residual;
+    model.scale = cfg.scale;
+    if cfg.residual {
+        model.hand_w = 1.0;
+    }
     let mut adam = Adam {
         m: Model::zeros(cfg.hidden),
         v: Model::zeros(cfg.hidden),
@@ -315,7 +361,7 @@ pub fn train(
                             let mut feats = [Vec::new(), Vec::new()];
                             for &i in part {
                                 both(&train[i], &syms[sym_of[i] as usize], &mut feats);
-                                let t = train[i].target;
+                                let t = (train[i].target, hand_input(model_ref, &train[i]));
                                 loss += model_ref.backward(&feats[0], &feats[1], t, g, s) as f64;
                             }
                             loss
@@ -336,7 +382,7 @@ pub fn train(
             for p in first[0].params_mut() {
                 p.iter_mut().for_each(|x| *x /= n);
             }
-            adam.step(&mut model, &first[0], lr);
+            adam.step(&mut model, &first[0], lr, cfg.wd);
         }
         let v = float_loss(&model, valid, &syms[0]);
         report(
@@ -371,16 +417,19 @@ pub fn run(words: &[String]) -> Result<u8, String> {
         epochs: a.num("-epochs")?.unwrap_or(30),
         batch: a.num::<usize>("-batch")?.unwrap_or(1024).max(1),
         lr: a.num("-lr")?.unwrap_or(0.001),
+        wd: a.num("-wd")?.unwrap_or(0.0),
         threads: a.num::<usize>("-threads")?.unwrap_or(1).max(1),
         seed: a.num("-seed")?.unwrap_or(1),
         augment: a.word("-augment")?.is_none_or(|v| v != "false"),
+        residual: a.word("-residual")?.is_some_and(|v| v == "true"),
+        scale: a.num("-scale")?.unwrap_or(400.0),
     };
     if cfg.hidden == 0 || cfg.hidden > crate::engine::search::nnue::net::MAX_HIDDEN {
         return Err("-hidden must lie in 1..=1024".into());
     }
     let targets = net_data::TargetConfig {
         lambda: a.num("-lambda")?.unwrap_or(0.5),
-        scale: a.num("-scale")?.unwrap_or(400.0),
+        scale: cfg.scale as f64,
         valid: a.num("-valid")?.unwrap_or(0.1),
     };
     if !(0.0..=1.0).contains(&targets.lambda) || targets.scale < 1.0 {
@@ -419,6 +468,12 @@ pub fn run(words: &[String]) -> Result<u8, String> {
     let syms = symmetries();
     let float = float_loss(&model, &d.valid, &syms[0]);
     let net = model.quantise(targets.scale.round() as i32);
+    if cfg.residual {
+        println!(
+            "Hand evaluation weight {:.3} (file: {}/1024)",
+            model.hand_w, net.hand_weight
+        );
+    }
     let quant = net_loss(&net, &d.valid, &syms[0]);
     println!(
         "Validation loss: float {float:.6}, quantised {quant:.6} (hand evaluation {hand:.6}); \

@@ -511,7 +511,7 @@ impl Session {
         };
         out.push(print(format!(
             "eval net {} (EvalFile {}: {} hidden units; {what})",
-            Accumulator::new().evaluate(&net, pos),
+            nnue::evaluate(&net, &mut Accumulator::new(), pos, params),
             self.options.eval_file,
             net.hidden
         )));

@@ -208,7 +208,7 @@ impl<'a> Worker<'a> {
     #[inline]
     pub(super) fn evaluation(&mut self, pos: &crate::rules::position::Position) -> i32 {
         match &mut self.nnue {
-            Some(n) => n.evaluate(pos),
+            Some(n) => n.evaluate(pos, self.params),
             None => evaluate(pos, self.params),
         }
     }

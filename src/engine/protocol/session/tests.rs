@@ -493,7 +493,12 @@ fn display_moves_eval_help_perft_bench() {
     )));
     // Then the network's output (the embedded one while EvalFile is none).
     let net = crate::engine::search::nnue::embedded();
-    let value = crate::engine::search::nnue::Accumulator::new().evaluate(&net, &pos);
+    let value = crate::engine::search::nnue::evaluate(
+        &net,
+        &mut crate::engine::search::nnue::Accumulator::new(),
+        &pos,
+        &s.options().params,
+    );
     assert!(eval
         .last()
         .unwrap()

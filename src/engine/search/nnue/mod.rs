@@ -13,6 +13,9 @@ pub mod net;
 
 use std::sync::Arc;
 
+use crate::engine::search::params::Params;
+use crate::rules::position::Position;
+
 pub use accumulator::Accumulator;
 pub use net::Network;
 
@@ -63,7 +66,18 @@ pub struct NetEval<'a> {
 
 impl NetEval<'_> {
     #[inline]
-    pub fn evaluate(&mut self, pos: &crate::rules::position::Position) -> i32 {
-        self.acc.evaluate(self.net, pos)
+    pub fn evaluate(&mut self, pos: &Position, params: &Params) -> i32 {
+        evaluate(self.net, self.acc, pos, params)
+    }
+}
+
+/// The evaluation with a network (side to move's view): its output, plus the hand evaluation
+/// times the network's hand weight when it has one (a residual network).
+pub fn evaluate(net: &Network, acc: &mut Accumulator, pos: &Position, params: &Params) -> i32 {
+    let out = acc.evaluate(net, pos);
+    if net.hand_weight == 0 {
+        out
+    } else {
+        out + crate::engine::search::evaluate::evaluate(pos, params) * net.hand_weight / 1024
     }
 }

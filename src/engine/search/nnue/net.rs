@@ -18,6 +18,7 @@
 //! | 4 | `QA` |
 //! | 4 | `QB` |
 //! | 4 | scale: centipawns per unit of the output (the logit a win chance is the sigmoid of) |
+//! | 4 | hand weight, i32: the evaluation adds the hand evaluation times this / 1024 (0: none; a *residual* network learns what the hand evaluation misses) |
 //! | 2·H | input-layer biases, i16 |
 //! | 2·inputs·H | input-layer weights, i16, one row of H per input |
 //! | 2·2H | output weights, i16 |
@@ -34,7 +35,7 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 1024;
 /// Largest hidden layer a file may ask for.
 pub const MAX_HIDDEN: usize = 1024;
-const HEADER: usize = 8 + 4 * 7;
+const HEADER: usize = 8 + 4 * 8;
 
 /// A network ready for integer inference.
 #[derive(Clone, PartialEq, Eq)]
@@ -48,6 +49,8 @@ pub struct Network {
     /// The side to move's half, then the opponent's.
     pub out_weights: Vec<i16>,
     pub out_bias: i32,
+    /// Per 1024: how much of the hand evaluation is added to the output (0: a pure network).
+    pub hand_weight: i32,
     /// The file's checksum: tells networks apart (the accumulator starts afresh on another).
     pub id: u64,
 }
@@ -56,8 +59,8 @@ impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "Network {{ hidden: {}, scale: {}, id: {:016x} }}",
-            self.hidden, self.scale, self.id
+            "Network {{ hidden: {}, scale: {}, hand_weight: {}, id: {:016x} }}",
+            self.hidden, self.scale, self.hand_weight, self.id
         )
     }
 }
@@ -126,6 +129,7 @@ impl Network {
             QA as u32,
             QB as u32,
             self.scale as u32,
+            self.hand_weight as u32,
         ] {
             b.extend_from_slice(&v.to_le_bytes());
         }
@@ -172,6 +176,10 @@ impl Network {
             ));
         }
         let scale = u(6);
+        let hand_weight = u(7) as i32;
+        if !(-4096..=4096).contains(&hand_weight) {
+            return Err(format!("hand weight {hand_weight} not in -4096..=4096"));
+        }
         if scale == 0 || scale > 100_000 {
             return Err(format!("scale {scale} not in 1..=100000"));
         }
@@ -206,6 +214,7 @@ impl Network {
             ft_weights,
             out_weights,
             out_bias,
+            hand_weight,
             id: sum,
         })
     }
@@ -236,6 +245,7 @@ impl Network {
             ft_weights,
             out_weights,
             out_bias: next(1000) as i32 * 50,
+            hand_weight: 0,
             id: 0,
         };
         Network::from_bytes(&net.to_bytes()).expect("a network reads back")
