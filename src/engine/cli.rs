@@ -1,20 +1,22 @@
 //! The command line of the `punct` binary: with no command the engine loop (`protocol.md`);
-//! `perft`, `moves`, `bench` and `svg` run once and exit.
+//! `perft`, `moves`, `eval`, `bench` and `svg` run once and exit.
 
 use std::io::Write;
 use std::process::ExitCode;
 
 use crate::engine::protocol::{fmt, uci};
-use crate::engine::search::{bench, Searcher};
+use crate::engine::search::{bench, evaluate, nnue, Searcher};
 use crate::rules::notation::{parse_move, parse_position};
 use crate::rules::perft::divide;
 use crate::rules::position::{Position, Variant};
 use crate::rules::svg::{board_svg, SvgOptions};
 
-const USAGE: &str = "usage: punct [--version] [--variant standard|basic] \
-     [perft <depth> [<position>] | moves [<position>] | bench [<depth>] | \
+const USAGE: &str =
+    "usage: punct [--version] [--variant standard|basic] [--evalfile none|<default>|FILE] \
+     [perft <depth> [<position>] | moves [<position>] | eval [<position>] | bench [<depth>] | \
      svg [<position>] [--last <move>] [--flip] [--out <file>]]\n\
-     With no command, punct runs the engine on stdin/stdout (see protocol.md).";
+     With no command, punct runs the engine on stdin/stdout (see protocol.md). --evalfile sets \
+     the evaluation of eval and bench as the EvalFile option does.";
 
 /// A command-line error: one line on stderr, exit status 2.
 fn usage_error(msg: &str) -> ExitCode {
@@ -56,9 +58,57 @@ pub fn position_from_args(args: &[String], variant: Variant) -> Result<Position,
     parse_position(&text, variant).map_err(|e| format!("bad position '{text}': {e}"))
 }
 
+/// Splits `--evalfile X` (or `--evalfile=X`) off the arguments.
+fn take_evalfile(args: Vec<String>) -> Result<(Option<String>, Vec<String>), String> {
+    let mut file = None;
+    let mut rest = Vec::new();
+    let mut it = args.into_iter();
+    while let Some(a) = it.next() {
+        if a == "--evalfile" {
+            file = Some(it.next().ok_or("--evalfile needs a value")?);
+        } else if let Some(v) = a.strip_prefix("--evalfile=") {
+            file = Some(v.to_string());
+        } else {
+            rest.push(a);
+        }
+    }
+    Ok((file, rest))
+}
+
+/// `eval [POSITION]`: the hand evaluation term by term, then the network's output.
+fn eval_command(
+    out: &mut impl Write,
+    pos: &Position,
+    evalfile: Option<&str>,
+) -> Result<(), String> {
+    let params = crate::engine::search::params::Params::default();
+    for (term, value) in evaluate::trace(pos, &params) {
+        let _ = writeln!(out, "eval {term} {value}");
+    }
+    let side = pos.side_to_move().name();
+    let _ = writeln!(
+        out,
+        "eval total {} ({side} to move's point of view)",
+        evaluate::evaluate(pos, &params)
+    );
+    let name = evalfile.unwrap_or("<default>");
+    let net = nnue::from_option(name)?.unwrap_or_else(nnue::embedded);
+    let _ = writeln!(
+        out,
+        "eval net {} (EvalFile {name}: {} hidden units)",
+        nnue::evaluate(&net, &mut nnue::Accumulator::new(), pos, &params),
+        net.hidden
+    );
+    Ok(())
+}
+
 /// Runs the command line; returns the exit status.
 pub fn run(args: &[String]) -> ExitCode {
     let (variant, args) = match take_variant(args) {
+        Ok(v) => v,
+        Err(e) => return usage_error(&e),
+    };
+    let (evalfile, args) = match take_evalfile(args) {
         Ok(v) => v,
         Err(e) => return usage_error(&e),
     };
@@ -108,11 +158,27 @@ pub fn run(args: &[String]) -> ExitCode {
                 return usage_error("bench takes at most one argument, the depth");
             }
             let mut searcher = Searcher::new(16);
+            if let Some(f) = &evalfile {
+                match nnue::from_option(f) {
+                    Ok(net) => searcher.set_net(net),
+                    Err(e) => return usage_error(&format!("--evalfile: {e}")),
+                }
+            }
             let report = bench::run(&mut searcher, depth);
             for line in fmt::bench_lines(&report, depth) {
                 let _ = writeln!(out, "{line}");
             }
             ExitCode::SUCCESS
+        }
+        Some("eval") => {
+            let pos = match position_from_args(&args[1..], variant) {
+                Ok(p) => p,
+                Err(e) => return usage_error(&e),
+            };
+            match eval_command(&mut out, &pos, evalfile.as_deref()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => usage_error(&format!("--evalfile: {e}")),
+            }
         }
         Some("svg") => match svg_command(&args[1..], variant) {
             Ok(picture) => {

@@ -3,9 +3,10 @@
 //! and resume; or the referee with `-sample`), `data` (sample files: text, JSON Lines and
 //! binary; `convert`), `dataset` + `texel` (fit evaluation weights to game
 //! results), `order_label` + `order_fit` (label positions with the searched best move, fit
-//! the move-ordering model), `spsa` + `games` (tune any spin options by playing games), `svg`
+//! the move-ordering model), `net_data` + `net_train` (the evaluation network, `train-net`),
+//! `spsa` + `games` (tune any spin options by playing games), `svg`
 //! (SPSA paths), `output` (setoption and `params!` lines), `args`; the commands are `*_cmd`,
-//! `gen`, `convert` and `order_*`.
+//! `gen`, `convert`, `order_*` and `net_train`.
 
 pub mod args;
 pub mod convert;
@@ -14,6 +15,8 @@ pub mod dataset;
 pub mod games;
 pub mod gen;
 pub mod genrun;
+pub mod net_data;
+pub mod net_train;
 pub mod order_fit;
 pub mod order_label;
 pub mod output;

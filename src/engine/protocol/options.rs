@@ -1,6 +1,7 @@
 //! The option table: every `setoption` name with its type, default and range, and the checked
 //! current values. The tunables come from [`params::specs`] so the list cannot drift from the code.
 
+use crate::engine::search::nnue::DEFAULT_EVAL_FILE;
 use crate::engine::search::params::{self, Params};
 use crate::rules::position::Variant;
 
@@ -13,6 +14,7 @@ pub const CLEAR_HASH: &str = "Clear Hash";
 pub const MULTIPV: &str = "MultiPV";
 pub const SEED: &str = "Seed";
 pub const DEBUG_LOG_FILE: &str = "Debug Log File";
+pub const EVAL_FILE: &str = "EvalFile";
 
 /// The type of an option with its default (and range or choices).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,8 +32,10 @@ pub enum OptionKind {
         choices: &'static [&'static str],
     },
     Button,
-    /// Free text; empty (shown as `<empty>`) by default.
-    Text,
+    /// Free text; an empty default is shown as `<empty>`.
+    Text {
+        default: &'static str,
+    },
 }
 
 /// One option as announced after `uci`.
@@ -102,7 +106,13 @@ pub fn specs() -> Vec<OptionSpec> {
         },
         OptionSpec {
             name: DEBUG_LOG_FILE,
-            kind: Text,
+            kind: Text { default: "" },
+        },
+        OptionSpec {
+            name: EVAL_FILE,
+            kind: Text {
+                default: DEFAULT_EVAL_FILE,
+            },
         },
     ];
     v.extend(params::specs().iter().map(|p| OptionSpec {
@@ -129,7 +139,8 @@ pub fn option_line(spec: &OptionSpec) -> String {
             format!("{head} combo default {default}{vars}")
         }
         OptionKind::Button => format!("{head} button"),
-        OptionKind::Text => format!("{head} string default <empty>"),
+        OptionKind::Text { default: "" } => format!("{head} string default <empty>"),
+        OptionKind::Text { default } => format!("{head} string default {default}"),
     }
 }
 
@@ -144,6 +155,8 @@ pub struct OptionValues {
     pub multipv: usize,
     pub seed: u64,
     pub debug_log_file: Option<String>,
+    /// `EvalFile` as set (`none`, `<default>` or a path); the session loads the network.
+    pub eval_file: String,
     pub params: Params,
 }
 
@@ -158,6 +171,7 @@ impl Default for OptionValues {
             multipv: 1,
             seed: 0,
             debug_log_file: None,
+            eval_file: DEFAULT_EVAL_FILE.to_string(),
             params: Params::default(),
         }
     }
@@ -175,6 +189,7 @@ pub enum Change {
     MultiPv,
     Seed(u64),
     DebugLogFile(Option<String>),
+    EvalFile(String),
     Param(&'static str, i32),
 }
 
@@ -270,7 +285,11 @@ impl OptionValues {
                 self.variant = variant;
                 Change::Variant(variant)
             }
-            OptionKind::Text => {
+            OptionKind::Text { .. } if spec.name == EVAL_FILE => {
+                self.eval_file = value.unwrap_or("").to_string();
+                Change::EvalFile(self.eval_file.clone())
+            }
+            OptionKind::Text { .. } => {
                 let path = value
                     .filter(|v| !v.is_empty() && *v != "<empty>")
                     .map(str::to_string);
@@ -307,7 +326,7 @@ mod tests {
             );
             assert!(p.min <= p.default && p.default <= p.max, "{}", p.name);
         }
-        assert_eq!(all.len(), 9 + params::specs().len());
+        assert_eq!(all.len(), 10 + params::specs().len());
     }
 
     #[test]
@@ -340,7 +359,8 @@ mod tests {
                 (VARIANT, OptionKind::Combo { default, .. }) => {
                     assert_eq!(v.variant.name(), *default)
                 }
-                (CLEAR_HASH, OptionKind::Button) | (DEBUG_LOG_FILE, OptionKind::Text) => {}
+                (EVAL_FILE, OptionKind::Text { default }) => assert_eq!(v.eval_file, *default),
+                (CLEAR_HASH, OptionKind::Button) | (DEBUG_LOG_FILE, OptionKind::Text { .. }) => {}
                 (name, OptionKind::Spin { default, .. }) => {
                     assert_eq!(v.params.get(name).map(i64::from), Some(*default), "{name}")
                 }
@@ -366,6 +386,10 @@ mod tests {
         assert_eq!(
             line(DEBUG_LOG_FILE),
             "option name Debug Log File type string default <empty>"
+        );
+        assert_eq!(
+            line(EVAL_FILE),
+            format!("option name EvalFile type string default {DEFAULT_EVAL_FILE}")
         );
     }
 

@@ -11,6 +11,7 @@
 //! at once, as `isready` is, since the search's own answer waits for its end. `stop`,
 //! `ponderhit` and `quit` always act at once.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::engine::protocol::command::{quote, Command, GoParams, Parsed, Query, Setup};
@@ -18,6 +19,7 @@ use crate::engine::protocol::fmt;
 use crate::engine::protocol::options::{self, Change, OptionValues};
 use crate::engine::search::bench;
 use crate::engine::search::evaluate;
+use crate::engine::search::nnue::{self, Accumulator, Network};
 use crate::engine::types::Limits;
 use crate::rules::notation::{parse_move, parse_position};
 use crate::rules::piece::Colour;
@@ -68,6 +70,8 @@ pub enum Work {
     SetThreads(usize),
     SetSeed(u64),
     SetParam(&'static str, i32),
+    /// The evaluation: a network, or `None` for the hand evaluation (`EvalFile`).
+    SetNet(Option<Arc<Network>>),
 }
 
 impl Work {
@@ -84,6 +88,7 @@ impl Work {
             Work::SetThreads(_) => "Threads",
             Work::SetSeed(_) => "Seed",
             Work::SetParam(..) => "setoption",
+            Work::SetNet(_) => "EvalFile",
         }
     }
 }
@@ -121,6 +126,8 @@ pub struct Session {
     debug: bool,
     search: Option<ActiveSearch>,
     next_id: u64,
+    /// The network `EvalFile` loaded (`None`: the hand evaluation), for `eval`.
+    net: Option<Arc<Network>>,
 }
 
 /// The search threads for `Threads` `n`: no more than the machine's hardware threads. Beyond
@@ -181,6 +188,7 @@ impl Session {
             debug: false,
             search: None,
             next_id: 1,
+            net: nnue::default_net(),
         }
     }
 
@@ -333,6 +341,21 @@ impl Session {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>, out: &mut Vec<Effect>) {
+        if name.trim().eq_ignore_ascii_case(options::EVAL_FILE) {
+            // Loaded here, so that a bad file changes nothing.
+            match nnue::from_option(value.unwrap_or("")) {
+                Err(e) => out.push(error(format!(
+                    "setoption: EvalFile: {e}; EvalFile keeps its value {}",
+                    quote(&self.options.eval_file)
+                ))),
+                Ok(net) => {
+                    let _ = self.options.set(name, value);
+                    self.net = net.clone();
+                    out.push(Effect::Work(Work::SetNet(net)));
+                }
+            }
+            return;
+        }
         match self.options.set(name, value) {
             Err(e) => out.push(error(format!("setoption: {e}"))),
             Ok(Change::Threads(n)) => {
@@ -351,7 +374,9 @@ impl Session {
                     self.position = Position::new(v);
                     None
                 }
-                Change::MoveOverhead | Change::Ponder | Change::MultiPv => None,
+                Change::MoveOverhead | Change::Ponder | Change::MultiPv | Change::EvalFile(_) => {
+                    None
+                }
             }),
         }
     }
@@ -476,6 +501,19 @@ impl Session {
         out.push(print(format!(
             "eval total {} ({side} to move's point of view)",
             evaluate::evaluate(pos, params)
+        )));
+        let (net, what) = match &self.net {
+            Some(net) => (net.clone(), "the search uses it"),
+            None => (
+                nnue::embedded(),
+                "the embedded network; the search uses the hand evaluation",
+            ),
+        };
+        out.push(print(format!(
+            "eval net {} (EvalFile {}: {} hidden units; {what})",
+            nnue::evaluate(&net, &mut Accumulator::new(), pos, params),
+            self.options.eval_file,
+            net.hidden
         )));
         if let Some(o) = pos.outcome() {
             out.push(print(format!("info string game over: {o}")));

@@ -266,6 +266,7 @@ struct Worker {
     threads: usize,
     seed: u64,
     params: Params,
+    net: Option<Arc<crate::engine::search::nnue::Network>>,
     out: Arc<Output>,
     wake: Receiver<()>,
     done: Sender<u64>,
@@ -305,6 +306,7 @@ impl Worker {
         self.searcher.set_threads(self.threads);
         self.searcher.set_seed(self.seed);
         *self.searcher.params_mut() = self.params.clone();
+        self.searcher.set_net(self.net.clone());
     }
 
     fn work(&mut self, work: Work, ctl: &SearchControl) {
@@ -331,6 +333,10 @@ impl Worker {
             Work::SetSeed(s) => {
                 self.seed = s;
                 self.searcher.set_seed(s);
+            }
+            Work::SetNet(net) => {
+                self.net = net.clone();
+                self.searcher.set_net(net);
             }
             Work::SetParam(name, v) => match self.params.set(name, v) {
                 Ok(()) => *self.searcher.params_mut() = self.params.clone(),
@@ -512,6 +518,7 @@ pub fn run_with(
             threads: 1,
             seed: 0,
             params: Params::default(),
+            net: crate::engine::search::nnue::default_net(),
             out: worker_out,
             wake: wake_rx,
             done: done_tx,

@@ -3,14 +3,16 @@
 //!
 //! [`searcher`] (the entry point: tables, threads, lazy SMP), [`worker`] (one thread's state),
 //! [`root`] (iterative deepening at the root), [`tree`] (the search below it), [`movepick`]
-//! and [`sliced`] (which moves a node tries, in what order), [`paths`] (connection
-//! distances), [`threats`] and `touch` (one-move wins and the moves that stop them), [`race`]
-//! (the centre race's endings solved exactly), [`evaluate`], [`tt`], [`timeman`], [`params`]
-//! (every tunable weight), [`bench`].
+//! and [`sliced`] (which moves a node tries, in what order), [`order_model`] (the learned
+//! move ordering, `OrderModel`), [`paths`] (connection distances), [`threats`] and `touch`
+//! (one-move wins and the moves that stop them), [`race`] (the centre race's endings solved
+//! exactly), [`evaluate`] (the hand evaluation) and [`nnue`] (the learned one, `EvalFile`),
+//! [`tt`], [`timeman`], [`params`] (every tunable weight), [`bench`].
 
 pub mod bench;
 pub mod evaluate;
 pub mod movepick;
+pub mod nnue;
 pub mod order_model;
 pub mod params;
 pub mod paths;

@@ -9,10 +9,12 @@
 //! move (taking a helper's line if it is deeper and better).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+use crate::engine::search::nnue::{self, Network};
 use crate::engine::search::params::Params;
 use crate::engine::search::tt::{TranspositionTable, MATE};
 use crate::engine::search::worker::{uci_score, Line, Shared, ThreadTables, Worker, NO_FACTS};
@@ -25,6 +27,8 @@ pub struct Searcher {
     /// The parameters the cached evaluations were made with.
     facts_params: Params,
     params: Params,
+    /// The network of `EvalFile`, or `None` for the hand evaluation.
+    net: Option<Arc<Network>>,
     hash_mb: usize,
     seed: u64,
     tt: TranspositionTable,
@@ -39,6 +43,7 @@ impl Searcher {
     pub fn new(hash_mb: usize) -> Searcher {
         Searcher {
             params: Params::default(),
+            net: nnue::default_net(),
             hash_mb,
             seed: 0,
             tt: TranspositionTable::new(hash_mb),
@@ -89,6 +94,21 @@ impl Searcher {
         &mut self.params
     }
 
+    /// The evaluation: a network, or `None` for the hand evaluation. The cached evaluations
+    /// are forgotten when it changes.
+    pub fn set_net(&mut self, net: Option<Arc<Network>>) {
+        if self.net.as_ref().map(|n| n.id) != net.as_ref().map(|n| n.id) {
+            for tables in std::iter::once(&mut self.main).chain(&mut self.helpers) {
+                tables.facts.iter_mut().for_each(|f| *f = NO_FACTS);
+            }
+        }
+        self.net = net;
+    }
+
+    pub fn net(&self) -> Option<&Arc<Network>> {
+        self.net.as_ref()
+    }
+
     /// Per mille of the transposition table in use.
     pub fn hashfull(&self) -> u32 {
         self.tt.hashfull()
@@ -112,6 +132,7 @@ impl Searcher {
         }
         let shared = Shared {
             params: &self.params,
+            net: self.net.as_deref(),
             tt: &self.tt,
             ctl,
             halt: &AtomicBool::new(false),

@@ -320,7 +320,7 @@ impl Worker<'_> {
     /// (`slot` of the cache).
     fn static_eval(&mut self, pos: &Position, facts: &mut Facts, slot: usize) -> i32 {
         if facts.eval == NO_EVAL {
-            facts.eval = evaluate(pos, self.params).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+            facts.eval = self.evaluation(pos).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
             self.facts[slot] = *facts;
         }
         facts.eval

@@ -3,7 +3,9 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+use crate::engine::search::evaluate::evaluate;
 use crate::engine::search::movepick::MovePicker;
+use crate::engine::search::nnue::{Accumulator, NetEval, Network};
 use crate::engine::search::params::Params;
 use crate::engine::search::threats::TouchCache;
 use crate::engine::search::timeman::Clock;
@@ -47,6 +49,8 @@ pub(super) const NO_FACTS: Facts = Facts {
 
 pub(super) struct Worker<'a> {
     pub(super) params: &'a Params,
+    /// The network and this thread's accumulator, or `None` for the hand evaluation.
+    pub(super) nnue: Option<NetEval<'a>>,
     pub(super) tt: &'a TranspositionTable,
     pub(super) history: &'a mut [i32],
     pub(super) facts: &'a mut [Facts],
@@ -112,6 +116,7 @@ pub(super) struct ThreadTables {
     pub(super) history: Vec<i32>,
     /// Kept between searches for its buffers (its lists are forgotten at each search).
     pub(super) picker: MovePicker,
+    pub(super) accumulator: Accumulator,
 }
 
 impl ThreadTables {
@@ -120,6 +125,7 @@ impl ThreadTables {
             facts: vec![NO_FACTS; 1 << CACHE_BITS],
             history: vec![0; 2 * PLACEMENT_SLOTS],
             picker: MovePicker::new(MAX_PLY + 1),
+            accumulator: Accumulator::new(),
         }
     }
 
@@ -141,6 +147,7 @@ pub(super) struct Line {
 #[derive(Copy, Clone)]
 pub(super) struct Shared<'a> {
     pub(super) params: &'a Params,
+    pub(super) net: Option<&'a Network>,
     pub(super) tt: &'a TranspositionTable,
     pub(super) ctl: &'a SearchControl,
     /// Set when the main thread is done: the helpers stop.
@@ -159,6 +166,10 @@ impl<'a> Worker<'a> {
         tables.picker.start(&tables.history);
         Worker {
             params: shared.params,
+            nnue: shared.net.map(|net| NetEval {
+                net,
+                acc: &mut tables.accumulator,
+            }),
             tt: shared.tt,
             history: &mut tables.history,
             facts: &mut tables.facts,
@@ -191,6 +202,15 @@ impl<'a> Worker<'a> {
             .map(|(_, n)| n.load(Ordering::Relaxed))
             .sum();
         self.nodes + others
+    }
+
+    /// The static evaluation of `pos` (side to move's view): the network's, else the hand one.
+    #[inline]
+    pub(super) fn evaluation(&mut self, pos: &crate::rules::position::Position) -> i32 {
+        match &mut self.nnue {
+            Some(n) => n.evaluate(pos, self.params),
+            None => evaluate(pos, self.params),
+        }
     }
 
     /// Looks at the stop flag, node limit and clock; true when the search must end.

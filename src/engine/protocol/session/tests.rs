@@ -486,11 +486,23 @@ fn display_moves_eval_help_perft_bench() {
     assert_eq!(listed.len(), pos.legal_moves().len());
     let eval = printed(&run(&mut s, "eval"));
     let terms = evaluate::trace(&pos, &s.options().params);
-    assert_eq!(eval.len(), terms.len() + 1);
-    assert!(eval.last().unwrap().starts_with(&format!(
+    assert_eq!(eval.len(), terms.len() + 2);
+    assert!(eval[terms.len()].starts_with(&format!(
         "eval total {}",
         evaluate::evaluate(&pos, &s.options().params)
     )));
+    // Then the network's output (the embedded one while EvalFile is none).
+    let net = crate::engine::search::nnue::embedded();
+    let value = crate::engine::search::nnue::evaluate(
+        &net,
+        &mut crate::engine::search::nnue::Accumulator::new(),
+        &pos,
+        &s.options().params,
+    );
+    assert!(eval
+        .last()
+        .unwrap()
+        .starts_with(&format!("eval net {value} (EvalFile ")));
     assert_eq!(printed(&run(&mut s, "help")).len(), HELP.len());
     assert!(matches!(
         &run(&mut s, "go perft 2")[..],
