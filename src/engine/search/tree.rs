@@ -3,7 +3,6 @@
 
 use std::sync::atomic::Ordering;
 
-use crate::engine::search::evaluate::evaluate;
 use crate::engine::search::paths::{distance_within, near_paths};
 use crate::engine::search::threats::{find_win_cached, move_touches, threat_cached, threat_moves};
 use crate::engine::search::tt::{TtBound, MATE, MATE_BOUND};
