@@ -621,7 +621,7 @@ fn review_graph_hint_flip_and_arrows() {
     b.clear_and_type(&b.find("#review-time"), "0.05");
     b.click(&b.find("#btn-review"));
     b.wait_js(
-        "return !state.review.running && document.querySelectorAll('#graph circle.pt').length === 8",
+        "return state.review && !state.review.running && document.querySelectorAll('#graph circle.pt').length === 8",
         Duration::from_secs(30),
         "the review",
     );
