@@ -3,6 +3,8 @@
 
 use std::str::FromStr;
 
+use crate::engine::search::params::Params;
+
 pub struct Args {
     groups: Vec<(String, Vec<String>)>,
     used: Vec<bool>,
@@ -86,5 +88,21 @@ impl Args {
             .into_iter()
             .flat_map(|v| std::iter::once(flag.to_string()).chain(v))
             .collect()
+    }
+}
+
+impl Args {
+    /// Applies every `-set NAME=VALUE` (engine options of `params.rs`) to `params`.
+    pub fn set_params(&mut self, params: &mut Params) -> Result<(), String> {
+        for kv in self.all("-set").concat() {
+            let (k, v) = kv
+                .split_once('=')
+                .ok_or_else(|| format!("-set: '{kv}' is not NAME=VALUE"))?;
+            let v: i32 = v
+                .parse()
+                .map_err(|_| format!("-set: '{v}' is not a number"))?;
+            params.set(k, v)?;
+        }
+        Ok(())
     }
 }

@@ -75,15 +75,7 @@ fn run_inprocess(mut a: Args) -> Result<u8, String> {
     };
     let shard = a.word("-shard")?.map(|s| Shard::parse(&s)).transpose()?;
     let mut params = Params::default();
-    for kv in a.all("-set").concat() {
-        let (k, v) = kv
-            .split_once('=')
-            .ok_or_else(|| format!("-set: '{kv}' is not NAME=VALUE"))?;
-        let v: i32 = v
-            .parse()
-            .map_err(|_| format!("-set: '{v}' is not a number"))?;
-        params.set(k, v)?;
-    }
+    a.set_params(&mut params)?;
     let settings = GenSettings {
         variant,
         nodes,

@@ -11,6 +11,7 @@ use std::collections::HashSet;
 use std::io::{BufWriter, Write};
 use std::time::Instant;
 
+use crate::engine::search::params::Params;
 use crate::engine::search::threats::find_win;
 use crate::engine::search::Searcher;
 use crate::engine::types::{Limits, SearchControl};
@@ -174,7 +175,8 @@ pub fn run(words: &[String]) -> Result<u8, String> {
         Some(v) => Variant::from_name(&v).ok_or(format!("unknown variant '{v}'"))?,
         None => Variant::Standard,
     };
-    let sets: Vec<String> = a.all("-set").into_iter().flatten().collect();
+    let mut params = Params::default();
+    a.set_params(&mut params)?;
     a.finish()?;
     if inputs.is_empty() && journals.is_empty() {
         return Err(format!("-in or -games is needed\n{HELP}"));
@@ -187,13 +189,7 @@ pub fn run(words: &[String]) -> Result<u8, String> {
         items.extend(items_from_journal(j, variant, freq, skip)?);
     }
     let mut searcher = Searcher::new(hash);
-    for s in &sets {
-        let (name, value) = s.split_once('=').ok_or(format!("-set {s}: NAME=V"))?;
-        let v: i32 = value
-            .parse()
-            .map_err(|_| format!("-set {s}: not a number"))?;
-        searcher.params_mut().set(name, v)?;
-    }
+    *searcher.params_mut() = params;
     // Resume: positions already labelled are skipped.
     let mut seen: HashSet<String> = HashSet::new();
     let mut done = 0usize;

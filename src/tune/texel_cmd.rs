@@ -47,15 +47,7 @@ pub fn run(words: &[String]) -> Result<(), String> {
         None => default_tuned(),
     };
     let mut params = Params::default();
-    for kv in a.all("-set").concat() {
-        let (k, v) = kv
-            .split_once('=')
-            .ok_or_else(|| format!("-set: '{kv}' is not NAME=VALUE"))?;
-        let v: i32 = v
-            .parse()
-            .map_err(|_| format!("-set: '{v}' is not a number"))?;
-        params.set(k, v)?;
-    }
+    a.set_params(&mut params)?;
     let mut tuned = Vec::new();
     for n in &names {
         let i = specs()
