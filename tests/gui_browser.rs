@@ -176,6 +176,21 @@ fn play_analyse_and_finish_a_game_in_chromium() {
         Duration::from_secs(5),
         "the PV on the board",
     );
+    // It stays drawn while new lines rebuild the table under the mouse.
+    let seen = b
+        .js("return window.punctInfoLatency.length")
+        .as_u64()
+        .unwrap();
+    b.wait_js(
+        &format!("return window.punctInfoLatency.length >= {}", seen + 3),
+        Duration::from_secs(30),
+        "more analysis lines",
+    );
+    assert_eq!(
+        b.js("return document.querySelectorAll('#overlay .ghost').length >= 1"),
+        Value::Bool(true),
+        "the PV left the board when the lines were updated"
+    );
     b.screenshot(&out.join("03-analysis.png"));
     let lat: Vec<f64> =
         serde_json::from_value::<Vec<Value>>(b.js("return window.punctInfoLatency"))

@@ -15,6 +15,7 @@ let sel = { kind: null, from: null };
 let hover = { cell: null, rot: 0, turned: false, armed: null };
 let infoRows = {};               // multipv -> parsed info
 let infoSearch = null;
+let pvShown = null;              // the multipv row the mouse is on: its PV stays drawn as lines update
 let boardKey = '';
 let infoPosition = '';           // the position the engine lines are about
 let lastPointer = 'mouse';       // 'mouse', 'touch' or 'pen': the pointer of the last press
@@ -155,6 +156,8 @@ function drawOverlay() {
   }
   $('btn-rotate').disabled = hc.length < 2 && !(onSelected && hc.length);
   $('btn-place').disabled = !p || (onSelected && !hover.turned);
+  const shownPv = pvShown !== null && infoRows[pvShown];
+  if (shownPv) { g.replaceChildren(); drawPv(g, shownPv.pv || []); return; }
   drawHint(g);
 }
 
@@ -521,12 +524,12 @@ function renderInfo(info) {
       td.textContent = v;
       tr.appendChild(td);
     }
-    const pvCell = tr.lastChild;
-    pvCell.className = 'pv';
-    pvCell.onmouseenter = () => showPv(r.pv || []);
-    pvCell.onmouseleave = () => drawOverlay();
+    tr.dataset.key = key;
+    tr.lastChild.className = 'pv';
     body.appendChild(tr);
   });
+  // The rows were rebuilt under the mouse: redraw the hovered line's PV from its new text.
+  if (pvShown !== null) drawOverlay();
   $('info-source').textContent = info.engine_name + (info.purpose === 'analysis' ? ' analysing' : ' thinking about its move') + '; scores are for White';
   const best = infoRows[1] || infoRows[Object.keys(infoRows)[0]];
   const ws = best && whiteScore(best.score);
@@ -612,10 +615,8 @@ function drawGraph(svg, rv) {
 }
 
 // The PV drawn on the board: each move's piece numbered, sides alternating.
-function showPv(pv) {
-  const g = overlay();
-  if (!g || !state) return;
-  g.replaceChildren();
+// The first moves of a PV, numbered, on the overlay.
+function drawPv(g, pv) {
   let colour = state.side;
   pv.slice(0, 8).forEach((m, i) => {
     if (m !== 'pass') {
@@ -659,6 +660,14 @@ function setup() {
   board.addEventListener('click', (ev) => { if (Date.now() - touchUp > 700) { lastPointer = 'mouse'; onBoardClick(ev); } });
   board.addEventListener('pointermove', onBoardMove);
   board.addEventListener('pointerleave', (ev) => { if (ev.pointerType === 'mouse') { hover.cell = null; drawOverlay(); } });
+  // PV hover on the tbody, which stays while its rows are rebuilt with every info line.
+  const infoBody = document.querySelector('#info tbody');
+  infoBody.addEventListener('mouseover', (ev) => {
+    const td = ev.target.closest('td.pv');
+    const key = td ? td.parentElement.dataset.key : null;
+    if (key !== pvShown) { pvShown = key; drawOverlay(); }
+  });
+  infoBody.addEventListener('mouseleave', () => { pvShown = null; drawOverlay(); });
   board.addEventListener('wheel', (ev) => { if (sel.kind || sel.from) { ev.preventDefault(); rotate(ev.deltaY > 0 ? 1 : -1); } }, { passive: false });
   document.addEventListener('keydown', (ev) => {
     if (ev.target.tagName === 'INPUT' || ev.target.tagName === 'TEXTAREA' || ev.target.tagName === 'SELECT') return;
