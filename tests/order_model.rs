@@ -84,6 +84,57 @@ fn packed_features_equal_the_set_by_set_reference() {
 }
 
 #[test]
+fn cold_drops_score_as_their_full_features() {
+    // The picker's shortcut for drops away from everything must give the model's own logit,
+    // with random weights (so that no group's weight can hide a wrong value), in both variants.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(8);
+    let params = Params::default();
+    let (mut cold, mut warm) = (0, 0);
+    for game in 0..16 {
+        let model = Model {
+            weights: (0..NUM_WEIGHTS).map(|_| rng.gen_range(-500..500)).collect(),
+        };
+        let variant = if game % 4 == 3 {
+            Variant::Basic
+        } else {
+            Variant::Standard
+        };
+        let mut pos = Position::new(variant);
+        for _ in 0..rng.gen_range(0..40) {
+            let moves = pos.legal_moves();
+            if pos.is_finished() || moves.is_empty() {
+                break;
+            }
+            pos.make(moves[rng.gen_range(0..moves.len())]);
+        }
+        // Odd games: the position without its history, and a recent move given instead.
+        let recent = [mv("e6e7e8")];
+        let (pos, recent): (Position, &[Move]) = if game % 2 == 0 {
+            (pos, &[])
+        } else {
+            (parse_position(&pos.to_string(), variant).unwrap(), &recent)
+        };
+        let ctx = Context::new(&pos, recent, &params);
+        let base = ctx.cold_base(&model);
+        for m in pos.legal_moves() {
+            let Move::Drop(pl) = m else { continue };
+            match ctx.cold_drop_logit(&model, base, pl) {
+                Some(logit) => {
+                    assert_eq!(
+                        logit,
+                        model.score(&ctx.features(&pos, m).unwrap()),
+                        "{pos} {m}"
+                    );
+                    cold += 1;
+                }
+                None => warm += 1,
+            }
+        }
+    }
+    assert!(cold > 500 && warm > 2000, "{cold} cold, {warm} warm drops");
+}
+
+#[test]
 fn features_of_moves_on_a_small_position() {
     // White's straight piece on c5c6c7 (column c), Black's on f5f6f7; White to move, ply 2.
     let pos = parse_position("Wc5c6c7/Bf5f6f7 w 2", Variant::Standard).unwrap();
@@ -297,6 +348,7 @@ fn the_picker_takes_the_models_best_moves_when_on() {
             params,
             &history,
             &mut touches,
+            true,
         );
         (0..picker.len(0))
             .map(|i| picker.get(0, i).0)

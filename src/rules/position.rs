@@ -329,7 +329,7 @@ impl Position {
     }
 
     /// The moves made on this `Position`, oldest first.
-    pub fn moves_played(&self) -> impl Iterator<Item = Move> + '_ {
+    pub fn moves_played(&self) -> impl DoubleEndedIterator<Item = Move> + '_ {
         self.undo.iter().map(|u| u.mv)
     }
 

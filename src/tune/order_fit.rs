@@ -212,6 +212,7 @@ fn list_hits(
             params,
             history,
             &mut TouchCache::default(),
+            true,
         );
         let len = picker.len(0);
         let found = (0..len).any(|i| picker.get(0, i).0 == l.best);

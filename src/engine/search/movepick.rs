@@ -210,7 +210,9 @@ impl MovePicker {
         self.complete[ply]
     }
 
-    fn compute_weights(&mut self, pos: &Position, params: &Params) {
+    /// Sets the per-space weights; returns each player's near paths (the side to move first),
+    /// which the learned model describes moves against too.
+    fn compute_weights(&mut self, pos: &Position, params: &Params) -> [Option<(u32, CellSet)>; 2] {
         self.weights.iter_mut().for_each(|w| *w = 0);
         self.lift_penalty.iter_mut().for_each(|w| *w = 0);
         let us = pos.side_to_move();
@@ -224,12 +226,15 @@ impl MovePicker {
                 }
             }
         };
-        for (colour, weight) in [(us, params.order_own_path), (!us, params.order_opp_path)] {
+        let mut paths = [None; 2];
+        for (i, (colour, weight)) in [(us, params.order_own_path), (!us, params.order_opp_path)]
+            .into_iter()
+            .enumerate()
+        {
             let own = pos.top_view(colour);
             let opp = pos.top_view(!colour);
-            if let Some((_, zone)) =
-                near_paths(own, empty, opp, params.opp_cover_cost, ZONE_CAP, ZONE_SLACK)
-            {
+            paths[i] = near_paths(own, empty, opp, params.opp_cover_cost, ZONE_CAP, ZONE_SLACK);
+            if let Some((_, zone)) = paths[i] {
                 add(zone - own, weight, &mut self.weights);
                 if colour == us {
                     add(zone & own, weight, &mut self.lift_penalty);
@@ -245,6 +250,7 @@ impl MovePicker {
         add(central_cells() - own, centre_w, &mut self.weights);
         // Lift penalties were added to `hot` too; it only needs to be a superset.
         self.hot = hot;
+        paths
     }
 
     #[inline]
@@ -318,19 +324,36 @@ impl MovePicker {
         params: &Params,
         history: &[i32],
         touch_cache: &mut TouchCache,
+        use_model: bool,
     ) {
         let key = pos.hash();
         let slot = (key >> (64 - LIST_CACHE_BITS)) as usize;
+        let use_model = use_model && params.order_model > 0;
         let cached = {
             let c = &self.cache[slot];
-            c.valid && c.key == key && (c.complete || c.rest.len() >= width)
+            c.valid
+                && c.key == key
+                && c.by_model == use_model
+                && (c.complete || c.rest.len() >= width)
         };
         if !cached {
             let n = width.max(CACHED_WIDTH);
             // The slot's buffers are reused: no allocation once they have grown.
             let mut entry = std::mem::take(&mut self.cache[slot]);
-            entry.complete =
-                self.candidates(pos, n, block_cap, params, history, touch_cache, &mut entry);
+            entry.complete = if use_model {
+                self.candidates_by_model(
+                    pos,
+                    n,
+                    block_cap,
+                    params,
+                    history,
+                    touch_cache,
+                    &mut entry,
+                )
+            } else {
+                self.candidates(pos, n, block_cap, params, history, touch_cache, &mut entry)
+            };
+            entry.by_model = use_model;
             entry.key = key;
             entry.valid = true;
             self.cache[slot] = entry;
@@ -391,9 +414,6 @@ impl MovePicker {
         touch_cache: &mut TouchCache,
         out: &mut Candidates,
     ) -> bool {
-        if params.order_model > 0 {
-            return self.candidates_by_model(pos, n, block_cap, params, history, touch_cache, out);
-        }
         self.compute_weights(pos, params);
         let found = threat_cached(pos, touch_cache);
         let threat = found.map(|t| t.zone);
@@ -508,17 +528,35 @@ impl MovePicker {
         touch_cache: &mut TouchCache,
         out: &mut Candidates,
     ) -> bool {
-        self.compute_weights(pos, params);
+        let paths = self.compute_weights(pos, params);
         let found = threat_cached(pos, touch_cache);
         out.decisive = found.is_some_and(|t| t.decisive);
+        let ctx =
+            order_model::Context::from_parts(pos, &[], paths, found.map(|t| (t.zone, t.decisive)));
+        let model = order_model::model();
+        let cold_base = ctx.cold_base(model);
+        let hist_base = pos.side_to_move().index() * PLACEMENT_SLOTS;
         let mut all = std::mem::take(&mut self.all);
         pos.legal_moves_into(&mut all);
         all.retain(|&m| m != Move::Pass);
-        let mut logits = Vec::new();
-        order_model::score_moves(pos, &all, params, &mut logits);
-        let (mut blockers, mut rest) = (Vec::new(), Vec::new());
+        let mut blockers = std::mem::take(&mut self.block_keys);
+        let mut rest = std::mem::take(&mut self.rest_keys);
+        blockers.clear();
+        rest.clear();
         for (i, &m) in all.iter().enumerate() {
-            let s = self.score(pos, m, params, history) + logits[i] * params.order_model / 100;
+            // A cold drop meets no weighted space: its key is its history and two weights.
+            let cold = match m {
+                Move::Drop(pl) => ctx.cold_drop_logit(model, cold_base, pl).map(|logit| {
+                    let bonus = history_bonus(history[hist_base + pl.index()], params.history_div);
+                    debug_assert_eq!(self.score(pos, m, params, history), bonus);
+                    bonus + logit * params.order_model / 100
+                }),
+                _ => None,
+            };
+            let s = cold.unwrap_or_else(|| {
+                let logit = ctx.features(pos, m).map_or(0, |f| model.score(&f));
+                self.score(pos, m, params, history) + logit * params.order_model / 100
+            });
             match found {
                 Some(t) if touches(pos, m, t.zone) => blockers.push(sort_key(s, i)),
                 _ => rest.push(sort_key(s, i)),
@@ -527,10 +565,16 @@ impl MovePicker {
         take_best(&mut blockers, usize::MAX);
         take_best(&mut rest, n);
         let capped = blockers.len().min(block_cap);
-        let moves = |keys: &[u64]| keys.iter().map(|&k| all[key_index(k)]).collect::<Vec<_>>();
-        out.blockers = moves(&blockers[..capped]);
-        out.extra_blockers = moves(&blockers[capped..]);
-        out.rest = moves(&rest);
+        // The slot's buffers are reused (no allocation once grown).
+        let fill = |v: &mut Vec<Move>, keys: &[u64]| {
+            v.clear();
+            v.extend(keys.iter().map(|&k| all[key_index(k)]));
+        };
+        fill(&mut out.blockers, &blockers[..capped]);
+        fill(&mut out.extra_blockers, &blockers[capped..]);
+        fill(&mut out.rest, &rest);
+        self.block_keys = blockers;
+        self.rest_keys = rest;
         let complete = out.rest.len() < n;
         // One last drop stands for all (as in `candidates`).
         if pos.hand_total(pos.side_to_move()) == 1 {
@@ -558,6 +602,8 @@ struct Candidates {
     complete: bool,
     /// The opponent threatens a win: moves other than `blockers` lose at once.
     decisive: bool,
+    /// Ordered by the learned model (`candidates_by_model`).
+    by_model: bool,
 }
 
 /// Scores moves as they are generated: every shift, and the drops that meet a hot space.

@@ -19,7 +19,7 @@ use crate::engine::search::threats::threat;
 use crate::rules::cellset::CellSet;
 use crate::rules::geometry::{central_cells, Cell, GRID_LEN};
 use crate::rules::moves::Move;
-use crate::rules::piece::{Colour, Kind};
+use crate::rules::piece::{Colour, Kind, Placement};
 use crate::rules::position::{Position, Variant};
 
 /// The feature file's version: it changes whenever the features change.
@@ -101,6 +101,9 @@ const FIELD_OPP: u32 = 10;
 const FIELD_OWN: u32 = 12;
 const FIELD_THREAT: u32 = 14;
 const FIELD_OWN_ON_PATH: u32 = 16;
+/// Within `RINGS - 1` of the last move or of the own move before (only `cold_drop_logit`
+/// reads it: the ring features come from `ring_last` and `ring_prev`).
+const FIELD_RECENT: u32 = 18;
 
 #[inline]
 fn field(packed: u32, f: u32) -> u8 {
@@ -120,6 +123,10 @@ fn ring_table(rings: &Option<[CellSet; RINGS]>) -> [u8; GRID_LEN] {
     out
 }
 
+fn recent_rings(rings: &Option<[CellSet; RINGS]>) -> CellSet {
+    rings.map_or(CellSet::EMPTY, |r| r[RINGS - 1])
+}
+
 fn distance_bucket(d: Option<u32>) -> u8 {
     match d {
         Some(0..=3) => 0,
@@ -130,7 +137,7 @@ fn distance_bucket(d: Option<u32>) -> u8 {
     }
 }
 
-fn rings(mv: Option<&Move>, pos: &Position) -> Option<[CellSet; RINGS]> {
+fn rings(mv: Option<&Move>) -> Option<[CellSet; RINGS]> {
     let mut set = CellSet::EMPTY;
     match mv? {
         Move::Drop(pl) => pl.cells().iter().for_each(|&c| set.insert(c)),
@@ -140,7 +147,6 @@ fn rings(mv: Option<&Move>, pos: &Position) -> Option<[CellSet; RINGS]> {
         }
         Move::Pass => return None,
     }
-    let _ = pos;
     let mut out = [CellSet::EMPTY; RINGS];
     for r in out.iter_mut() {
         *r = set;
@@ -159,6 +165,17 @@ fn ring_of(rings: &Option<[CellSet; RINGS]>, cells: &[Cell; 3]) -> u8 {
         }
     }
     RINGS as u8
+}
+
+/// Whether lifting the top piece on `cells` shows a dot of the opponent of `us` below it.
+fn uncovers_foe(pos: &Position, cells: &[Cell; 3], us: Colour) -> bool {
+    let id = pos.top_piece(cells[0]);
+    cells.iter().any(|&c| {
+        let stack = pos.stack(c);
+        stack.len() >= 2
+            && Some(stack[stack.len() - 1] as usize) == id
+            && pos.piece(stack[stack.len() - 2] as usize).colour != us
+    })
 }
 
 fn count(set: CellSet, cells: &[Cell; 3]) -> u8 {
@@ -180,21 +197,33 @@ impl Context {
     /// position's own history is used when it has one).
     pub fn new(pos: &Position, recent: &[Move], params: &Params) -> Context {
         let us = pos.side_to_move();
-        let own = pos.top_view(us);
-        let opp = pos.top_view(!us);
+        let (own, opp) = (pos.top_view(us), pos.top_view(!us));
         let empty = pos.empty_cells();
         let paths = |a: CellSet, b: CellSet| {
             near_paths(a, empty, b, params.opp_cover_cost, ZONE_CAP, ZONE_SLACK)
         };
-        let (own_d, own_zone) =
-            paths(own, opp).map_or((None, CellSet::EMPTY), |(d, z)| (Some(d), z));
-        let (opp_d, opp_zone) =
-            paths(opp, own).map_or((None, CellSet::EMPTY), |(d, z)| (Some(d), z));
-        let history: Vec<Move> = pos.moves_played().collect();
-        let recent: Vec<Move> = if history.is_empty() {
-            recent.to_vec()
-        } else {
-            history.iter().rev().take(2).copied().collect()
+        let threat = threat(pos).map(|t| (t.zone, t.decisive));
+        Context::from_parts(pos, recent, [paths(own, opp), paths(opp, own)], threat)
+    }
+
+    /// [`Context::new`] from what the caller found already: per player (the side to move
+    /// first) its near paths as `near_paths(top, empty, other top, OppCoverCost, 24, 1)`, and
+    /// the opponent's threat (zone, decisive).
+    pub fn from_parts(
+        pos: &Position,
+        recent: &[Move],
+        paths: [Option<(u32, CellSet)>; 2],
+        threat: Option<(CellSet, bool)>,
+    ) -> Context {
+        let us = pos.side_to_move();
+        let own = pos.top_view(us);
+        let opp = pos.top_view(!us);
+        let [(own_d, own_zone), (opp_d, opp_zone)] =
+            paths.map(|p| p.map_or((None, CellSet::EMPTY), |(d, z)| (Some(d), z)));
+        let mut played = pos.moves_played().rev();
+        let (last, prev) = match played.next() {
+            Some(last) => (Some(last), played.next()),
+            None => (recent.first().copied(), recent.get(1).copied()),
         };
         let standard = pos.variant() == Variant::Standard;
         let phase = centre_phase(pos);
@@ -221,9 +250,9 @@ impl Context {
             } else {
                 2
             },
-            last: rings(recent.first(), pos),
-            prev: rings(recent.get(1), pos),
-            threat: threat(pos).map(|t| (t.zone, t.decisive)),
+            last: rings(last.as_ref()),
+            prev: rings(prev.as_ref()),
+            threat,
             hand_bucket: match hand {
                 0..=2 => 0,
                 3..=6 => 1,
@@ -248,6 +277,10 @@ impl Context {
             (ctx.own, FIELD_OWN),
             (threat_zone, FIELD_THREAT),
             (ctx.own_zone & ctx.own, FIELD_OWN_ON_PATH),
+            (
+                recent_rings(&ctx.last) | recent_rings(&ctx.prev),
+                FIELD_RECENT,
+            ),
         ] {
             for c in set {
                 ctx.packed[c.index()] |= 1 << f;
@@ -279,15 +312,7 @@ impl Context {
             Some(old) => {
                 let old_cells = old.cells();
                 let q: u32 = old_cells.iter().map(|c| self.packed[c.index()]).sum();
-                // Whether lifting shows an opponent's dot below.
-                let id = pos.top_piece(old_cells[0]);
-                let uncovers = old_cells.iter().any(|&c| {
-                    let stack = pos.stack(c);
-                    stack.len() >= 2
-                        && Some(stack[stack.len() - 1] as usize) == id
-                        && pos.piece(stack[stack.len() - 2] as usize).colour != self.us
-                });
-                let lift = if uncovers {
+                let lift = if uncovers_foe(pos, &old_cells, self.us) {
                     5
                 } else {
                     1 + field(q, FIELD_OWN_ON_PATH)
@@ -302,11 +327,7 @@ impl Context {
                 1 + 2 * decisive as u8 + (!touches) as u8
             }
         };
-        let middle = if self.standard {
-            (MIDDLE_DISTANCE[a] / 2).min(4)
-        } else {
-            5
-        };
+        let middle = self.middle(a);
         let ring = |t: &[u8; GRID_LEN]| t[a].min(t[b]).min(t[c]);
         Some([
             shape as u8,
@@ -323,6 +344,62 @@ impl Context {
             self.hand_bucket * 2 + shift,
             middle,
         ])
+    }
+
+    /// The middle-distance feature of a move with its PÜNCT on cell index `a`.
+    #[inline]
+    fn middle(&self, a: usize) -> u8 {
+        if self.standard {
+            (MIDDLE_DISTANCE[a] / 2).min(4)
+        } else {
+            5
+        }
+    }
+
+    /// The features of a *cold* drop (no cell in any of the context's sets, none near the
+    /// last moves: on empty spaces, level 0): only the shape and the middle distance vary.
+    fn cold_features(&self, shape: u8, middle: u8) -> Features {
+        let far = |rings: &Option<[CellSet; RINGS]>| RINGS as u8 + rings.is_none() as u8;
+        let threat = self
+            .threat
+            .map_or(0, |(_, decisive)| 2 + 2 * decisive as u8);
+        [
+            shape,
+            self.own_bucket,
+            self.opp_bucket,
+            0,
+            far(&self.last),
+            far(&self.prev),
+            self.phase_bucket,
+            0,
+            0,
+            0,
+            threat,
+            self.hand_bucket * 2,
+            middle,
+        ]
+    }
+
+    /// What all cold drops' logits share (see [`Context::cold_drop_logit`]).
+    pub fn cold_base(&self, model: &Model) -> i32 {
+        model.score(&self.cold_features(0, 0))
+            - model.weights[OFFSETS[0]]
+            - model.weights[OFFSETS[12]]
+    }
+
+    /// The model's logit of drop `pl` when it is cold (two lookups instead of thirteen, and
+    /// no look at the stacks); `None` when it is not. `base` is [`Context::cold_base`].
+    #[inline]
+    pub fn cold_drop_logit(&self, model: &Model, base: i32, pl: Placement) -> Option<i32> {
+        let [a, b, c] = pl.cells().map(|c| c.index());
+        if (self.packed[a] | self.packed[b] | self.packed[c]) != 0 {
+            return None;
+        }
+        let shape = (pl.kind().index() * 6 + pl.orientation() as usize) * 2;
+        Some(
+            base + model.weights[OFFSETS[0] + shape]
+                + model.weights[OFFSETS[12] + self.middle(a) as usize],
+        )
     }
 
     /// [`Context::features`] from the cell sets, one at a time: slower, kept as the
@@ -350,15 +427,7 @@ impl Context {
             None => 0,
             Some(old) => {
                 let old_cells = old.cells();
-                // Whether lifting shows an opponent's dot below.
-                let id = pos.top_piece(old_cells[0]);
-                let uncovers = old_cells.iter().any(|&c| {
-                    let stack = pos.stack(c);
-                    stack.len() >= 2
-                        && Some(stack[stack.len() - 1] as usize) == id
-                        && pos.piece(stack[stack.len() - 2] as usize).colour != self.us
-                });
-                if uncovers {
+                if uncovers_foe(pos, &old_cells, self.us) {
                     5
                 } else {
                     1 + count(self.own_zone & self.own, &old_cells)
@@ -478,7 +547,11 @@ pub fn model() -> &'static Model {
 
 /// The model's logits of `moves` (centinats; a pass scores 0).
 pub fn score_moves(pos: &Position, moves: &[Move], params: &Params, out: &mut Vec<i32>) {
-    let ctx = Context::new(pos, &[], params);
+    score_moves_in(&Context::new(pos, &[], params), pos, moves, out);
+}
+
+/// [`score_moves`] against a context the caller built.
+pub fn score_moves_in(ctx: &Context, pos: &Position, moves: &[Move], out: &mut Vec<i32>) {
     let model = model();
     out.clear();
     out.extend(

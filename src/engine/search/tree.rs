@@ -251,6 +251,7 @@ impl Worker<'_> {
                 self.params,
                 self.history,
                 &mut self.touches,
+                depth >= self.params.order_model_depth,
             );
             if ply <= self.params.threat_moves_ply as usize
                 && depth >= 2
