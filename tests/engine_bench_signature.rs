@@ -5,7 +5,7 @@
 
 use std::process::Command;
 
-const EXPECTED_BENCH_NODES: u64 = 317041;
+const EXPECTED_BENCH_NODES: u64 = 271190;
 
 #[test]
 #[cfg_attr(debug_assertions, ignore = "slow without optimisations")]

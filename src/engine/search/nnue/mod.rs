@@ -22,8 +22,9 @@ pub use net::Network;
 /// The network built into the binary (trained on the engine's self-play, docs/strength.md).
 pub static EMBEDDED: &[u8] = include_bytes!("default.nnue");
 
-/// What `EvalFile` is at start. `none`: the hand evaluation (see docs/strength.md for why).
-pub const DEFAULT_EVAL_FILE: &str = "none";
+/// What `EvalFile` is at start: the embedded network (docs/strength.md, step 30; `none` gives
+/// the hand evaluation back).
+pub const DEFAULT_EVAL_FILE: &str = "<default>";
 
 /// The embedded network.
 pub fn embedded() -> Arc<Network> {
