@@ -99,8 +99,8 @@ impl Gui {
             }
             if Instant::now() > end {
                 panic!(
-                    "timed out waiting for {what}; state: moves {} engines {} message {}",
-                    s["moves"], s["engines"], s["message"]
+                    "timed out waiting for {what}; state: cursor {} moves {} engines {} message {}",
+                    s["cursor"], s["moves"], s["engines"], s["message"]
                 );
             }
             std::thread::sleep(Duration::from_millis(20));

@@ -405,7 +405,7 @@ function renderMoves() {
     } else if (rv && rv.evals[i + 1]) {
       s.title = rv.evals[i + 1].text;
     }
-    s.onclick = () => post('/api/goto', { ply: i + 1 });
+    s.onclick = () => goTo(i + 1);
     li.appendChild(s);
     ol.appendChild(li);
   });
@@ -634,10 +634,30 @@ function drawPv(g, pv) {
 // One ply back or forward from where the last ←/→ was heading (quick presses add up).
 function step(d) {
   const base = navCursor !== null ? navCursor : state.cursor;
-  navCursor = Math.max(0, Math.min(state.moves.length, base + d));
+  goTo(Math.max(0, Math.min(state.moves.length, base + d)));
+}
+
+// Every jump in the game goes here. Only one goto is in flight at a time and the latest target
+// is sent when it returns: two requests on two connections could reach the server out of order.
+function goTo(ply) {
+  navCursor = ply;
   clearTimeout(navTimer);
   navTimer = setTimeout(() => { navCursor = null; }, 2000);
-  post('/api/goto', { ply: navCursor });
+  sendNav();
+}
+let navSending = false;
+async function sendNav() {
+  if (navSending) return;
+  navSending = true;
+  try {
+    let sent = null;
+    while (navCursor !== null && navCursor !== sent) {
+      sent = navCursor;
+      await post('/api/goto', { ply: sent });
+    }
+  } finally {
+    navSending = false;
+  }
 }
 
 function timeLabels() { const c = $('time-mode').value === 'clock'; $('lbl-clock').hidden = !c; $('lbl-movetime').hidden = c; }
@@ -698,17 +718,17 @@ function setup() {
     if (state.review && state.review.running) { post('/api/review', { on: false }); return; }
     post('/api/review', { engine: parseInt($('review-engine').value, 10) || 0, movetime: Math.round(parseFloat($('review-time').value) * 1000) || 500 });
   };
-  $('graph').addEventListener('click', (ev) => { const t = ev.target.closest('[data-ply]'); if (t) post('/api/goto', { ply: parseInt(t.dataset.ply, 10) }); });
+  $('graph').addEventListener('click', (ev) => { const t = ev.target.closest('[data-ply]'); if (t) goTo(parseInt(t.dataset.ply, 10)); });
   $('opt-evalbar').checked = localStorage.getItem('punct-evalbar') !== '0';
   $('opt-evalbar').onchange = () => { localStorage.setItem('punct-evalbar', $('opt-evalbar').checked ? '1' : '0'); renderEvalBar(); };
   $('btn-undo').onclick = () => post('/api/undo');
   $('btn-pass').onclick = () => post('/api/move', { move: 'pass' });
   $('btn-flip').onclick = () => { flipped = !flipped; localStorage.setItem('punct-flip', flipped ? '1' : '0'); if (state) render(state); };
   $('btn-pause').onclick = () => state && post('/api/pause', { paused: !state.paused });
-  $('nav-first').onclick = () => post('/api/goto', { ply: 0 });
+  $('nav-first').onclick = () => state && goTo(0);
   $('nav-prev').onclick = () => state && step(-1);
   $('nav-next').onclick = () => state && step(1);
-  $('nav-last').onclick = () => state && post('/api/goto', { ply: state.moves.length });
+  $('nav-last').onclick = () => state && goTo(state.moves.length);
   $('time-mode').onchange = () => { timeLabels(); setupNow(); };
   $('btn-analyse').onclick = () => state && post('/api/analysis', { on: !state.analysis.on, engine: parseInt($('ana-engine').value, 10) || 0, multipv: parseInt($('ana-multipv').value, 10) || 1 });
   const copy = (id) => { const v = $(id).value; if (navigator.clipboard) navigator.clipboard.writeText(v).then(() => showMessage('copied', true), () => { $(id).select(); }); else $(id).select(); };
