@@ -6,6 +6,7 @@ use punct::engine::search::order_model::{
     self, Context, Model, GROUPS, GROUP_SIZES, NUM_WEIGHTS, OFFSETS,
 };
 use punct::engine::search::params::Params;
+use punct::engine::search::threats::{move_touches, threat};
 use punct::rules::moves::Move;
 use punct::rules::notation::{parse_move, parse_position};
 use punct::rules::piece::PLACEMENT_SLOTS;
@@ -132,6 +133,77 @@ fn cold_drops_score_as_their_full_features() {
         }
     }
     assert!(cold > 500 && warm > 2000, "{cold} cold, {warm} warm drops");
+}
+
+#[test]
+fn logit_bounds_hold_for_every_move_off_the_threat_zone() {
+    // The picker skips a move whose bound cannot reach its list: the bound must never be below
+    // the model's logit, for random weights (any sign in any group), drops and shifts, both
+    // variants, with and without a threat.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
+    let params = Params::default();
+    let (mut checked, mut shifts, mut tight, mut with_threat) = (0, 0, 0, 0);
+    for game in 0..24 {
+        let model = Model {
+            weights: (0..NUM_WEIGHTS).map(|_| rng.gen_range(-500..500)).collect(),
+        };
+        let variant = if game % 4 == 3 {
+            Variant::Basic
+        } else {
+            Variant::Standard
+        };
+        let mut pos = Position::new(variant);
+        for _ in 0..rng.gen_range(0..60) {
+            let moves = pos.legal_moves();
+            if pos.is_finished() || moves.is_empty() {
+                break;
+            }
+            pos.make(moves[rng.gen_range(0..moves.len())]);
+        }
+        // Odd games play on to a position with a threat to meet, when one comes.
+        for _ in 0..200 {
+            let moves = pos.legal_moves();
+            if game % 2 == 0 || threat(&pos).is_some() || pos.is_finished() || moves.is_empty() {
+                break;
+            }
+            let m = moves[rng.gen_range(0..moves.len())];
+            pos.make(m);
+            if pos.is_finished() {
+                pos.unmake();
+                break;
+            }
+        }
+        let ctx = Context::new(&pos, &[], &params);
+        let bound = ctx.logit_bound(&model);
+        let zone = threat(&pos).map(|t| t.zone);
+        with_threat += zone.is_some() as usize;
+        for m in pos.legal_moves() {
+            let Some(pl) = m.placement() else { continue };
+            if zone.is_some_and(|z| move_touches(&pos, m, z)) {
+                continue;
+            }
+            let lift = match m {
+                Move::Shift { from, .. } => {
+                    shifts += 1;
+                    let old = pos.piece(pos.top_piece(from).unwrap()).placement;
+                    Some(ctx.lift_of(&pos, old).0)
+                }
+                _ => None,
+            };
+            let logit = model.score(&ctx.features(&pos, m).unwrap());
+            let ub = bound.of(pl, lift);
+            assert!(ub >= logit, "{pos} {m}: bound {ub} < logit {logit}");
+            tight += (ub == logit) as usize;
+            checked += 1;
+        }
+    }
+    // Cold drops are bounded exactly; a bound that is always loose would filter nothing.
+    assert!(
+        checked > 20_000 && shifts > 2000,
+        "{checked} moves, {shifts} shifts"
+    );
+    assert!(tight > checked / 50, "{tight} of {checked} bounds exact");
+    assert!(with_threat >= 3, "{with_threat} positions with a threat");
 }
 
 #[test]

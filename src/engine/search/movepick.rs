@@ -72,6 +72,8 @@ pub struct MovePicker {
     /// Per drop shape, the landing sums `filter_drops` found (for kinds in hand only).
     shape_sums: [Sliced; SHAPES],
     shape_summed: [bool; SHAPES],
+    /// Per cell, the most a dot there adds to a key, in hundredths (`candidates_by_model`).
+    cell_bound: Vec<i32>,
 }
 
 /// Drop shapes indexed `kind * 6 + orientation`.
@@ -165,6 +167,7 @@ impl MovePicker {
             sliced_weights: Sliced::ZERO,
             shape_sums: [Sliced::ZERO; SHAPES],
             shape_summed: [false; SHAPES],
+            cell_bound: Vec::with_capacity(GRID_LEN),
         }
     }
 
@@ -535,6 +538,13 @@ impl MovePicker {
             order_model::Context::from_parts(pos, &[], paths, found.map(|t| (t.zone, t.decisive)));
         let model = order_model::model();
         let cold_base = ctx.cold_base(model);
+        let om = params.order_model;
+        // Keys are bounded from above in hundredths (`bound_key`): a dot's picker weight and
+        // its model bound in one table.
+        let bound = ctx.logit_bound(model);
+        let mut cell_bound = std::mem::take(&mut self.cell_bound);
+        cell_bound.clear();
+        cell_bound.extend((self.weights.iter().zip(&bound.cell)).map(|(&w, &u)| 1600 * w + om * u));
         let hist_base = pos.side_to_move().index() * PLACEMENT_SLOTS;
         let mut all = std::mem::take(&mut self.all);
         pos.legal_moves_into(&mut all);
@@ -543,25 +553,65 @@ impl MovePicker {
         let mut rest = std::mem::take(&mut self.rest_keys);
         blockers.clear();
         rest.clear();
+        // Once `n` non-stoppers are scored, the `n`-th best key so far bounds the list: a move
+        // whose key cannot reach it is never described (exact: the lists are those of full
+        // scoring).
+        let mut worst: Option<u64> = None;
+        // Shifts come piece by piece: the lifted piece's part is found once per piece.
+        let mut lifted: Option<(Cell, u8, i32)> = None;
         for (i, &m) in all.iter().enumerate() {
+            let Some(pl) = m.placement() else { continue };
+            let stopper = found.is_some_and(|t| touches(pos, m, t.zone));
+            let h = history_bonus(history[hist_base + pl.index()], params.history_div);
+            if let (Some(worst), false) = (worst, stopper) {
+                let (lift, penalty) = match m {
+                    Move::Shift { from, .. } => {
+                        if lifted.is_none_or(|(f, ..)| f != from) {
+                            let old = pos.top_piece(from).map(|id| pos.piece(id).placement);
+                            let lift = old.map_or(0, |old| ctx.lift_of(pos, old).0);
+                            let penalty = old.map_or(0, |old| {
+                                old.cells()
+                                    .iter()
+                                    .map(|c| self.lift_penalty[c.index()])
+                                    .sum()
+                            });
+                            lifted = Some((from, lift, penalty));
+                        }
+                        let (_, lift, penalty) = lifted.expect("set above");
+                        (Some(lift), penalty)
+                    }
+                    _ => (None, 0),
+                };
+                let cells: i32 = pl.cells().iter().map(|c| cell_bound[c.index()]).sum();
+                let hundredths = cells + om * bound.fixed(pl, lift) + 100 * (h - 16 * penalty);
+                // Truncating `logit * om / 100` adds less than 1.
+                if sort_key(hundredths.div_euclid(100) + 1, i) > worst {
+                    continue;
+                }
+            }
             // A cold drop meets no weighted space: its key is its history and two weights.
             let cold = match m {
                 Move::Drop(pl) => ctx.cold_drop_logit(model, cold_base, pl).map(|logit| {
-                    let bonus = history_bonus(history[hist_base + pl.index()], params.history_div);
-                    debug_assert_eq!(self.score(pos, m, params, history), bonus);
-                    bonus + logit * params.order_model / 100
+                    debug_assert_eq!(self.score(pos, m, params, history), h);
+                    h + logit * om / 100
                 }),
                 _ => None,
             };
             let s = cold.unwrap_or_else(|| {
                 let logit = ctx.features(pos, m).map_or(0, |f| model.score(&f));
-                self.score(pos, m, params, history) + logit * params.order_model / 100
+                self.score(pos, m, params, history) + logit * om / 100
             });
-            match found {
-                Some(t) if touches(pos, m, t.zone) => blockers.push(sort_key(s, i)),
-                _ => rest.push(sort_key(s, i)),
+            if stopper {
+                blockers.push(sort_key(s, i));
+            } else {
+                rest.push(sort_key(s, i));
+                if rest.len() >= n && (worst.is_none() || rest.len() >= 2 * n) {
+                    take_best(&mut rest, n);
+                    worst = rest.last().copied();
+                }
             }
         }
+        self.cell_bound = cell_bound;
         take_best(&mut blockers, usize::MAX);
         take_best(&mut rest, n);
         let capped = blockers.len().min(block_cap);

@@ -307,19 +307,7 @@ impl Context {
             Some(m) => pos.height(cells[m]) < level,
             None => false,
         } as u8;
-        let (lift, lift_touches) = match lifted {
-            None => (0, false),
-            Some(old) => {
-                let old_cells = old.cells();
-                let q: u32 = old_cells.iter().map(|c| self.packed[c.index()]).sum();
-                let lift = if uncovers_foe(pos, &old_cells, self.us) {
-                    5
-                } else {
-                    1 + field(q, FIELD_OWN_ON_PATH)
-                };
-                (lift, field(q, FIELD_THREAT) > 0)
-            }
-        };
+        let (lift, lift_touches) = lifted.map_or((0, false), |old| self.lift_of(pos, old));
         let threat = match self.threat {
             None => 0,
             Some((_, decisive)) => {
@@ -344,6 +332,89 @@ impl Context {
             self.hand_bucket * 2 + shift,
             middle,
         ])
+    }
+
+    /// The lift feature of a shift of the piece on `old` (1 + its dots on own near paths, or
+    /// 5 when it uncovers a foe), and whether lifting it meets the threat zone.
+    #[inline]
+    pub fn lift_of(&self, pos: &Position, old: Placement) -> (u8, bool) {
+        let old_cells = old.cells();
+        let q: u32 = old_cells.iter().map(|c| self.packed[c.index()]).sum();
+        let lift = if uncovers_foe(pos, &old_cells, self.us) {
+            5
+        } else {
+            1 + field(q, FIELD_OWN_ON_PATH)
+        };
+        (lift, field(q, FIELD_THREAT) > 0)
+    }
+
+    /// Upper bounds of the logits of this position's moves that do not meet the threat zone
+    /// (see [`LogitBound`]).
+    pub fn logit_bound(&self, model: &Model) -> LogitBound {
+        let w = |g: usize, v: usize| model.weights[OFFSETS[g] + v];
+        // Per dot in a counted set: at least (w[count] - w[0]) / count for every count, so
+        // that `count` dots add at least what the group's weight adds (negative allowed).
+        let per_dot = |g: usize, base: usize, values: &[(usize, i32)]| -> i32 {
+            (values.iter())
+                .map(|&(v, k)| (w(g, v) - w(g, base) + k - 1).div_euclid(k))
+                .max()
+                .unwrap_or(0)
+        };
+        let counted = |g: usize, bucket: u8, per: usize| {
+            let b = bucket as usize;
+            per_dot(g, b, &[(per + b, 1), (2 * per + b, 2), (3 * per + b, 3)])
+        };
+        let pairs: Vec<(usize, i32)> = (0..4)
+            .flat_map(|a| (0..4).map(move |b| (a, b)))
+            .filter(|&(a, b)| a + b > 0)
+            .map(|(a, b)| (a * 4 + b, (a + b) as i32))
+            .collect();
+        let own_path = counted(1, self.own_bucket, 5);
+        let opp_path = counted(2, self.opp_bucket, 5);
+        let near = per_dot(3, 0, &pairs);
+        let centre = counted(6, self.phase_bucket, 3);
+        let level = (0..8).map(|v| w(7, v) - w(7, 0)).max().unwrap_or(0);
+        let covers = per_dot(8, 0, &pairs);
+        let far = |rings: &Option<[CellSet; RINGS]>| RINGS + rings.is_none() as usize;
+        let (far_last, far_prev) = (far(&self.last), far(&self.prev));
+        let threat = self.threat.map_or(0, |(_, d)| 2 + 2 * d as usize);
+        let fixed = w(1, self.own_bucket as usize)
+            + w(2, self.opp_bucket as usize)
+            + w(3, 0)
+            + w(4, far_last)
+            + w(5, far_prev)
+            + w(6, self.phase_bucket as usize)
+            + w(7, 0)
+            + w(8, 0)
+            + w(10, threat);
+        let hand = self.hand_bucket as usize * 2;
+        let mut out = LogitBound {
+            cell: [0; GRID_LEN],
+            punct: [0; GRID_LEN],
+            shape: [0; 72],
+            lift: [0; 6],
+            base: [fixed + w(9, 0) + w(11, hand), fixed + w(11, hand + 1)],
+        };
+        for (v, s) in out.shape.iter_mut().enumerate() {
+            *s = w(0, v);
+        }
+        for (v, l) in out.lift.iter_mut().enumerate() {
+            *l = w(9, v);
+        }
+        for i in 0..GRID_LEN {
+            out.punct[i] = w(12, self.middle(i) as usize);
+            let p = self.packed[i];
+            let f = |f: u32| field(p, f) as i32;
+            out.cell[i] = f(FIELD_OWN_PATH) * own_path
+                + f(FIELD_OPP_PATH) * opp_path
+                + (f(FIELD_OWN_NEAR) + f(FIELD_OPP_NEAR)) * near
+                + f(FIELD_CENTRE) * centre
+                + (f(FIELD_OWN) | f(FIELD_OPP)) * level
+                + (f(FIELD_OWN) + f(FIELD_OPP)) * covers
+                + (w(4, self.ring_last[i] as usize) - w(4, far_last)).max(0)
+                + (w(5, self.ring_prev[i] as usize) - w(5, far_prev)).max(0);
+        }
+        out
     }
 
     /// The middle-distance feature of a move with its PÜNCT on cell index `a`.
@@ -462,6 +533,44 @@ impl Context {
             self.hand_bucket * 2 + shift,
             middle,
         ])
+    }
+}
+
+/// Upper bounds of the logits of the moves of one position that do not meet the opponent's
+/// threat zone (the others are all searched anyway): the groups fixed for such a move (shape,
+/// middle distance, lift, threat, hand) exactly, and every group counted over the move's
+/// cells as a fixed part plus what each cell may add at most (`cell`). A count group adds at
+/// most `count` times its largest weight gain per dot; a ring group at most the gain of each
+/// cell's own ring over "far"; landing level and bridges come only with an occupied cell.
+pub struct LogitBound {
+    /// What a dot on each cell may add at most.
+    pub cell: [i32; GRID_LEN],
+    /// The middle-distance weight of a PÜNCT on each cell.
+    pub punct: [i32; GRID_LEN],
+    shape: [i32; 72],
+    lift: [i32; 6],
+    /// The other fixed groups, for a drop and for a shift.
+    base: [i32; 2],
+}
+
+impl LogitBound {
+    /// The part of the bound of a move landing on `pl` not made of `cell` values; `lift` is
+    /// the shift's lift feature (`Context::lift_of`), `None` for a drop.
+    #[inline]
+    pub fn fixed(&self, pl: Placement, lift: Option<u8>) -> i32 {
+        let shape = (pl.kind().index() * 6 + pl.orientation() as usize) * 2;
+        self.punct[pl.punct().index()]
+            + match lift {
+                None => self.shape[shape] + self.base[0],
+                Some(l) => self.shape[shape + 1] + self.base[1] + self.lift[l as usize],
+            }
+    }
+
+    /// The bound of a move landing on `pl` (see [`LogitBound::fixed`]).
+    #[inline]
+    pub fn of(&self, pl: Placement, lift: Option<u8>) -> i32 {
+        let cells: i32 = pl.cells().iter().map(|c| self.cell[c.index()]).sum();
+        self.fixed(pl, lift) + cells
     }
 }
 
