@@ -191,8 +191,10 @@ fn logit_bounds_hold_for_every_move_off_the_threat_zone() {
                 _ => None,
             };
             let logit = model.score(&ctx.features(&pos, m).unwrap());
-            let ub = bound.of(pl, lift);
+            let ub = bound.of(&ctx, pl, lift);
             assert!(ub >= logit, "{pos} {m}: bound {ub} < logit {logit}");
+            // What the bit-sliced sums add bounds the bound.
+            assert!(bound.of_cells(pl, lift) >= ub, "{pos} {m}");
             tight += (ub == logit) as usize;
             checked += 1;
         }

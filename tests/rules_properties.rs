@@ -11,7 +11,8 @@ use std::collections::BTreeSet;
 
 use common::simple_rules::{self, Board, Key};
 use common::{biased_choice, board_of, ending_of, exhaustive, key_of, Features};
-use punct::{parse_move, parse_position, Colour, Move, Position, Variant};
+use punct::rules::cellset::CellSet;
+use punct::{parse_move, parse_position, Colour, Kind, Move, Position, Variant};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -149,6 +150,23 @@ fn check_random_candidates(pos: &Position, board: &Board, rng: &mut Xoshiro256Pl
     }
 }
 
+/// `drop_puncts` names the PÜNCT spaces of exactly the generated drops of each shape.
+fn check_drop_puncts(pos: &Position, moves: &[Move]) {
+    for kind in Kind::ALL {
+        for o in 0..kind.orientations() {
+            let listed: CellSet = (moves.iter())
+                .filter_map(|m| match m {
+                    Move::Drop(pl) if pl.kind() == kind && pl.orientation() == o => {
+                        Some(pl.punct())
+                    }
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(pos.drop_puncts(kind, o), listed, "{kind:?} {o} in {pos}");
+        }
+    }
+}
+
 fn play_games(variant: Variant, seed: u64, run: &Run) -> Features {
     let basic = variant == Variant::Basic;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
@@ -170,6 +188,7 @@ fn play_games(variant: Variant, seed: u64, run: &Run) -> Features {
 
             if (pos.ply() + game as u32).is_multiple_of(run.full_every) {
                 check_full_agreement(&pos, &board, &moves);
+                check_drop_puncts(&pos, &moves);
                 // Every move's notation when exhaustive, else a sample (the list is long).
                 let step = if exhaustive() {
                     1

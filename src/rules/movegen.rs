@@ -85,6 +85,17 @@ impl Position {
         }
     }
 
+    /// The PÜNCT spaces of the legal drops of `kind` in orientation `o` of the side to move
+    /// (the cells `generate` gives them for), without listing them.
+    pub fn drop_puncts(&self, kind: Kind, o: u8) -> CellSet {
+        if self.is_finished() || self.in_hand(self.side_to_move(), kind) == 0 {
+            return CellSet::EMPTY;
+        }
+        let area = self.drop_area();
+        let [a, b] = kind.minor_offsets(o);
+        area & area.shifted_down(a) & area.shifted_down(b)
+    }
+
     /// Feeds every legal move except a pass to `sink` (nothing once the game is over).
     pub fn generate<S: MoveSink>(&self, sink: &mut S) {
         if self.is_finished() {

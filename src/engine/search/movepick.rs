@@ -5,6 +5,8 @@
 
 use std::cmp::Reverse;
 
+mod by_model;
+
 use crate::engine::search::evaluate::centre_phase;
 use crate::engine::search::order_model;
 use crate::engine::search::params::Params;
@@ -72,8 +74,13 @@ pub struct MovePicker {
     /// Per drop shape, the landing sums `filter_drops` found (for kinds in hand only).
     shape_sums: [Sliced; SHAPES],
     shape_summed: [bool; SHAPES],
-    /// Per cell, the most a dot there adds to a key, in hundredths (`candidates_by_model`).
+    /// Per cell, the most a dot there adds to a key, in hundredths (see `by_model`).
     cell_bound: Vec<i32>,
+    /// `cell_bound` less its minimum, in coarser units (see `by_model`).
+    cell_quanta: Vec<i32>,
+    /// Per drop shape, the sums of `cell_quanta` (see `by_model`; boxed so that the sink
+    /// borrows it without a copy).
+    model_sums: Box<[Sliced]>,
 }
 
 /// Drop shapes indexed `kind * 6 + orientation`.
@@ -103,7 +110,6 @@ impl MovePicker {
     /// `t - max_bonus / 16` cannot make the list. Exact: the lists are those of full scoring.
     fn filter_drops(&mut self, pos: &Position, n: usize, zone: Option<CellSet>, max_bonus: i32) {
         let us = pos.side_to_move();
-        let area = pos.drop_area();
         let hot = self.hot;
         let weights = Sliced::from_values(&self.weights, hot);
         let scores = &mut self.shape_sums;
@@ -117,7 +123,7 @@ impl MovePicker {
             for o in 0..kind.orientations() {
                 let i = kind.index() * 6 + o as usize;
                 let [a, b] = kind.minor_offsets(o);
-                let puncts = area & area.shifted_down(a) & area.shifted_down(b);
+                let puncts = pos.drop_puncts(kind, o);
                 let warm = puncts & (hot | hot.shifted_down(a) | hot.shifted_down(b));
                 let stop = match zone {
                     Some(z) => warm & (z | z.shifted_down(a) | z.shifted_down(b)),
@@ -167,7 +173,9 @@ impl MovePicker {
             sliced_weights: Sliced::ZERO,
             shape_sums: [Sliced::ZERO; SHAPES],
             shape_summed: [false; SHAPES],
-            cell_bound: Vec::with_capacity(GRID_LEN),
+            cell_bound: vec![0; GRID_LEN],
+            cell_quanta: vec![0; GRID_LEN],
+            model_sums: vec![Sliced::ZERO; SHAPES].into_boxed_slice(),
         }
     }
 
@@ -517,128 +525,6 @@ impl MovePicker {
     }
 }
 
-impl MovePicker {
-    /// `candidates` with the learned model's logit added to the key of every legal move
-    /// (`OrderModel` > 0): all moves are generated and scored, none filtered.
-    #[allow(clippy::too_many_arguments)]
-    fn candidates_by_model(
-        &mut self,
-        pos: &Position,
-        n: usize,
-        block_cap: usize,
-        params: &Params,
-        history: &[i32],
-        touch_cache: &mut TouchCache,
-        out: &mut Candidates,
-    ) -> bool {
-        let paths = self.compute_weights(pos, params);
-        let found = threat_cached(pos, touch_cache);
-        out.decisive = found.is_some_and(|t| t.decisive);
-        let ctx =
-            order_model::Context::from_parts(pos, &[], paths, found.map(|t| (t.zone, t.decisive)));
-        let model = order_model::model();
-        let cold_base = ctx.cold_base(model);
-        let om = params.order_model;
-        // Keys are bounded from above in hundredths (`bound_key`): a dot's picker weight and
-        // its model bound in one table.
-        let bound = ctx.logit_bound(model);
-        let mut cell_bound = std::mem::take(&mut self.cell_bound);
-        cell_bound.clear();
-        cell_bound.extend((self.weights.iter().zip(&bound.cell)).map(|(&w, &u)| 1600 * w + om * u));
-        let hist_base = pos.side_to_move().index() * PLACEMENT_SLOTS;
-        let mut all = std::mem::take(&mut self.all);
-        pos.legal_moves_into(&mut all);
-        all.retain(|&m| m != Move::Pass);
-        let mut blockers = std::mem::take(&mut self.block_keys);
-        let mut rest = std::mem::take(&mut self.rest_keys);
-        blockers.clear();
-        rest.clear();
-        // Once `n` non-stoppers are scored, the `n`-th best key so far bounds the list: a move
-        // whose key cannot reach it is never described (exact: the lists are those of full
-        // scoring).
-        let mut worst: Option<u64> = None;
-        // Shifts come piece by piece: the lifted piece's part is found once per piece.
-        let mut lifted: Option<(Cell, u8, i32)> = None;
-        for (i, &m) in all.iter().enumerate() {
-            let Some(pl) = m.placement() else { continue };
-            let stopper = found.is_some_and(|t| touches(pos, m, t.zone));
-            let h = history_bonus(history[hist_base + pl.index()], params.history_div);
-            if let (Some(worst), false) = (worst, stopper) {
-                let (lift, penalty) = match m {
-                    Move::Shift { from, .. } => {
-                        if lifted.is_none_or(|(f, ..)| f != from) {
-                            let old = pos.top_piece(from).map(|id| pos.piece(id).placement);
-                            let lift = old.map_or(0, |old| ctx.lift_of(pos, old).0);
-                            let penalty = old.map_or(0, |old| {
-                                old.cells()
-                                    .iter()
-                                    .map(|c| self.lift_penalty[c.index()])
-                                    .sum()
-                            });
-                            lifted = Some((from, lift, penalty));
-                        }
-                        let (_, lift, penalty) = lifted.expect("set above");
-                        (Some(lift), penalty)
-                    }
-                    _ => (None, 0),
-                };
-                let cells: i32 = pl.cells().iter().map(|c| cell_bound[c.index()]).sum();
-                let hundredths = cells + om * bound.fixed(pl, lift) + 100 * (h - 16 * penalty);
-                // Truncating `logit * om / 100` adds less than 1.
-                if sort_key(hundredths.div_euclid(100) + 1, i) > worst {
-                    continue;
-                }
-            }
-            // A cold drop meets no weighted space: its key is its history and two weights.
-            let cold = match m {
-                Move::Drop(pl) => ctx.cold_drop_logit(model, cold_base, pl).map(|logit| {
-                    debug_assert_eq!(self.score(pos, m, params, history), h);
-                    h + logit * om / 100
-                }),
-                _ => None,
-            };
-            let s = cold.unwrap_or_else(|| {
-                let logit = ctx.features(pos, m).map_or(0, |f| model.score(&f));
-                self.score(pos, m, params, history) + logit * om / 100
-            });
-            if stopper {
-                blockers.push(sort_key(s, i));
-            } else {
-                rest.push(sort_key(s, i));
-                if rest.len() >= n && (worst.is_none() || rest.len() >= 2 * n) {
-                    take_best(&mut rest, n);
-                    worst = rest.last().copied();
-                }
-            }
-        }
-        self.cell_bound = cell_bound;
-        take_best(&mut blockers, usize::MAX);
-        take_best(&mut rest, n);
-        let capped = blockers.len().min(block_cap);
-        // The slot's buffers are reused (no allocation once grown).
-        let fill = |v: &mut Vec<Move>, keys: &[u64]| {
-            v.clear();
-            v.extend(keys.iter().map(|&k| all[key_index(k)]));
-        };
-        fill(&mut out.blockers, &blockers[..capped]);
-        fill(&mut out.extra_blockers, &blockers[capped..]);
-        fill(&mut out.rest, &rest);
-        self.block_keys = blockers;
-        self.rest_keys = rest;
-        let complete = out.rest.len() < n;
-        // One last drop stands for all (as in `candidates`).
-        if pos.hand_total(pos.side_to_move()) == 1 {
-            let is_drop = |m: &Move| matches!(m, Move::Drop(_));
-            if !out.blockers.iter().any(is_drop) {
-                out.rest.retain(|m| !is_drop(m));
-                out.blockers.extend(any_drop(pos));
-            }
-        }
-        self.all = all;
-        complete
-    }
-}
-
 /// The candidate moves of one position.
 #[derive(Clone, Default)]
 struct Candidates {
@@ -793,8 +679,23 @@ fn sort_key(score: i32, index: usize) -> u64 {
 }
 
 #[inline]
+fn key_score(key: u64) -> i32 {
+    ((u32::MAX - (key >> 32) as u32) ^ 0x8000_0000) as i32
+}
+
+#[inline]
 fn key_index(key: u64) -> usize {
     (key & 0xffff_ffff) as usize
+}
+
+/// Keeps the `n` best keys (highest score, then lowest index), unordered; returns the worst
+/// of them.
+fn keep_best(v: &mut Vec<u64>, n: usize) -> Option<u64> {
+    if v.len() > n && n > 0 {
+        v.select_nth_unstable(n - 1);
+        v.truncate(n);
+    }
+    v.iter().copied().max()
 }
 
 /// Keeps the `n` best keys (highest score, then lowest index) in order.
@@ -820,7 +721,15 @@ mod tests {
             sort_key(i32::MIN, 2),
             sort_key(0, 4),
         ];
+        assert!(v
+            .iter()
+            .all(|&k| [5, -7, i32::MAX, i32::MIN, 0].contains(&key_score(k))));
+        assert_eq!(key_score(sort_key(-7, 0)), -7);
+        let mut w = v.clone();
+        assert_eq!(keep_best(&mut w, 4).map(key_index), Some(4));
+        w.sort_unstable();
         take_best(&mut v, 4);
+        assert_eq!(w, v);
         let got: Vec<usize> = v.iter().map(|&k| key_index(k)).collect();
         assert_eq!(got, vec![9, 1, 3, 4]);
     }

@@ -182,6 +182,46 @@ fn count(set: CellSet, cells: &[Cell; 3]) -> u8 {
     cells.iter().filter(|&&c| set.contains(c)).count() as u8
 }
 
+/// For a group valued `a * 4 + b` (`a`, `b`: how many of a move's three cells are in each of
+/// two sets), a gain per cell by its pair of bits (`[neither, b only, a only, both]`) such that
+/// the gains of any three cells add up to at least the weight's gain over `w(0)`. Starts from
+/// one gain per dot for both sets (a bound), then lowers each pair's gain in turn as far as
+/// every three cells allow (one gain per dot is loose: a first contact may be worth much
+/// more than a third).
+fn pair_gains(w: impl Fn(usize) -> i32) -> [i32; 4] {
+    // Every three cells: how many have a only, b only, both; and the gain to cover.
+    let mut cases = [([0i32; 3], 0i32); 20];
+    let mut count = 0;
+    for only_a in 0..=3 {
+        for only_b in 0..=3 - only_a {
+            for both in 0..=3 - only_a - only_b {
+                let (a, b) = ((only_a + both) as usize, (only_b + both) as usize);
+                cases[count] = ([only_a, only_b, both], w(a * 4 + b) - w(0));
+                count += 1;
+            }
+        }
+    }
+    let cases = &cases[..count];
+    let ceil_div = |x: i32, k: i32| (x + k - 1).div_euclid(k);
+    let per = (cases.iter())
+        .map(|(n, gain)| (n[0] + n[1] + 2 * n[2], gain))
+        .filter(|&(k, _)| k > 0)
+        .map(|(k, gain)| ceil_div(*gain, k))
+        .max()
+        .unwrap_or(0);
+    let mut g = [per, per, 2 * per]; // a only, b only, both
+    for _ in 0..3 {
+        for v in [2, 0, 1] {
+            let tight = (cases.iter().filter(|(n, _)| n[v] > 0)).map(|(n, gain)| {
+                let others: i32 = (0..3).filter(|&u| u != v).map(|u| n[u] * g[u]).sum();
+                ceil_div(gain - others, n[v])
+            });
+            g[v] = tight.max().unwrap_or(g[v]);
+        }
+    }
+    [0, g[1], g[0], g[2]]
+}
+
 /// Distance of each cell from the middle space i9.
 static MIDDLE_DISTANCE: LazyLock<Vec<u8>> = LazyLock::new(|| {
     let middle = Cell::new(8, 8).expect("i9 is on the board");
@@ -334,6 +374,15 @@ impl Context {
         ])
     }
 
+    /// The contact group's value of a move landing on `pl` (own near dots x 4 + the
+    /// opponent's).
+    #[inline]
+    pub fn contact_value(&self, pl: Placement) -> usize {
+        let [a, b, c] = pl.cells().map(|c| c.index());
+        let p = self.packed[a] + self.packed[b] + self.packed[c];
+        (field(p, FIELD_OWN_NEAR) * 4 + field(p, FIELD_OPP_NEAR)) as usize
+    }
+
     /// The lift feature of a shift of the piece on `old` (1 + its dots on own near paths, or
     /// 5 when it uncovers a foe), and whether lifting it meets the threat zone.
     #[inline]
@@ -354,27 +403,24 @@ impl Context {
         let w = |g: usize, v: usize| model.weights[OFFSETS[g] + v];
         // Per dot in a counted set: at least (w[count] - w[0]) / count for every count, so
         // that `count` dots add at least what the group's weight adds (negative allowed).
-        let per_dot = |g: usize, base: usize, values: &[(usize, i32)]| -> i32 {
-            (values.iter())
-                .map(|&(v, k)| (w(g, v) - w(g, base) + k - 1).div_euclid(k))
+        let counted = |g: usize, bucket: u8, per: usize| {
+            let b = bucket as usize;
+            (1..=3)
+                .map(|k| (w(g, k * per + b) - w(g, b) + k as i32 - 1).div_euclid(k as i32))
                 .max()
                 .unwrap_or(0)
         };
-        let counted = |g: usize, bucket: u8, per: usize| {
-            let b = bucket as usize;
-            per_dot(g, b, &[(per + b, 1), (2 * per + b, 2), (3 * per + b, 3)])
-        };
-        let pairs: Vec<(usize, i32)> = (0..4)
-            .flat_map(|a| (0..4).map(move |b| (a, b)))
-            .filter(|&(a, b)| a + b > 0)
-            .map(|(a, b)| (a * 4 + b, (a + b) as i32))
-            .collect();
-        let own_path = counted(1, self.own_bucket, 5);
-        let opp_path = counted(2, self.opp_bucket, 5);
-        let near = per_dot(3, 0, &pairs);
-        let centre = counted(6, self.phase_bucket, 3);
+        // Per dot in each set: [own path, opp path, centre, occupied (level)].
         let level = (0..8).map(|v| w(7, v) - w(7, 0)).max().unwrap_or(0);
-        let covers = per_dot(8, 0, &pairs);
+        let gains = [
+            counted(1, self.own_bucket, 5),
+            counted(2, self.opp_bucket, 5),
+            counted(6, self.phase_bucket, 3),
+            level,
+        ];
+        // The two-set groups (contact, covers) by each cell's pair of bits.
+        let near = pair_gains(|v| w(3, v));
+        let covers = pair_gains(|v| w(8, v));
         let far = |rings: &Option<[CellSet; RINGS]>| RINGS + rings.is_none() as usize;
         let (far_last, far_prev) = (far(&self.last), far(&self.prev));
         let threat = self.threat.map_or(0, |(_, d)| 2 + 2 * d as usize);
@@ -390,10 +436,13 @@ impl Context {
         let hand = self.hand_bucket as usize * 2;
         let mut out = LogitBound {
             cell: [0; GRID_LEN],
+            cell_but_contact: [0; GRID_LEN],
+            contact: std::array::from_fn(|v| w(3, v) - w(3, 0)),
             punct: [0; GRID_LEN],
             shape: [0; 72],
             lift: [0; 6],
             base: [fixed + w(9, 0) + w(11, hand), fixed + w(11, hand + 1)],
+            punct_max: (0..6).map(|v| w(12, v)).max().unwrap_or(0),
         };
         for (v, s) in out.shape.iter_mut().enumerate() {
             *s = w(0, v);
@@ -405,14 +454,25 @@ impl Context {
             out.punct[i] = w(12, self.middle(i) as usize);
             let p = self.packed[i];
             let f = |f: u32| field(p, f) as i32;
-            out.cell[i] = f(FIELD_OWN_PATH) * own_path
-                + f(FIELD_OPP_PATH) * opp_path
-                + (f(FIELD_OWN_NEAR) + f(FIELD_OPP_NEAR)) * near
-                + f(FIELD_CENTRE) * centre
-                + (f(FIELD_OWN) | f(FIELD_OPP)) * level
-                + (f(FIELD_OWN) + f(FIELD_OPP)) * covers
-                + (w(4, self.ring_last[i] as usize) - w(4, far_last)).max(0)
-                + (w(5, self.ring_prev[i] as usize) - w(5, far_prev)).max(0);
+            let dots = [
+                f(FIELD_OWN_PATH),
+                f(FIELD_OPP_PATH),
+                f(FIELD_CENTRE),
+                f(FIELD_OWN) | f(FIELD_OPP),
+            ];
+            let sum = |per: &[i32; 4]| -> i32 { dots.iter().zip(per).map(|(d, g)| d * g).sum() };
+            // Contact counts own near dots first; covers counts the opponent's dots first.
+            let near_state = (f(FIELD_OWN_NEAR) * 2 + f(FIELD_OPP_NEAR)) as usize;
+            let cover_state = (f(FIELD_OPP) * 2 + f(FIELD_OWN)) as usize;
+            // The nearest ring of the three cells decides: the sum of each cell's own gain
+            // over "far" bounds it.
+            let rings = [
+                w(4, self.ring_last[i] as usize) - w(4, far_last),
+                w(5, self.ring_prev[i] as usize) - w(5, far_prev),
+            ];
+            out.cell_but_contact[i] =
+                sum(&gains) + covers[cover_state] + rings.iter().map(|r| r.max(&0)).sum::<i32>();
+            out.cell[i] = out.cell_but_contact[i] + near[near_state];
         }
         out
     }
@@ -545,12 +605,18 @@ impl Context {
 pub struct LogitBound {
     /// What a dot on each cell may add at most.
     pub cell: [i32; GRID_LEN],
+    /// `cell` without the contact group, which [`LogitBound::of`] takes exactly.
+    pub cell_but_contact: [i32; GRID_LEN],
+    /// The contact group's weights over the fixed part's.
+    contact: [i32; 16],
     /// The middle-distance weight of a PÜNCT on each cell.
     pub punct: [i32; GRID_LEN],
     shape: [i32; 72],
     lift: [i32; 6],
     /// The other fixed groups, for a drop and for a shift.
     base: [i32; 2],
+    /// The largest of `punct`.
+    punct_max: i32,
 }
 
 impl LogitBound {
@@ -566,9 +632,42 @@ impl LogitBound {
             }
     }
 
-    /// The bound of a move landing on `pl` (see [`LogitBound::fixed`]).
+    /// The largest `fixed` part of the drops of `kind` in orientation `o`.
     #[inline]
-    pub fn of(&self, pl: Placement, lift: Option<u8>) -> i32 {
+    pub fn drop_fixed_max(&self, kind: Kind, o: u8) -> i32 {
+        self.shape[(kind.index() * 6 + o as usize) * 2] + self.base[0] + self.punct_max
+    }
+
+    /// The largest `fixed` part of the shifts of `kind` in orientation `o` with lift feature
+    /// `lift`.
+    #[inline]
+    pub fn shift_fixed_max(&self, kind: Kind, o: u8, lift: u8) -> i32 {
+        self.shape[(kind.index() * 6 + o as usize) * 2 + 1]
+            + self.base[1]
+            + self.lift[lift as usize]
+            + self.punct_max
+    }
+
+    /// The contact group's part of a move landing on `pl`, exactly, for `cell_but_contact`.
+    #[inline]
+    pub fn contact(&self, ctx: &Context, pl: Placement) -> i32 {
+        self.contact[ctx.contact_value(pl)]
+    }
+
+    /// The bound of a move landing on `pl` (see [`LogitBound::fixed`]): with the contact
+    /// group exact, tighter than the per-cell sum of `cell`.
+    #[inline]
+    pub fn of(&self, ctx: &Context, pl: Placement, lift: Option<u8>) -> i32 {
+        let cells: i32 = (pl.cells().iter())
+            .map(|c| self.cell_but_contact[c.index()])
+            .sum();
+        self.fixed(pl, lift) + self.contact(ctx, pl) + cells
+    }
+
+    /// [`LogitBound::of`] from the per-cell sum of `cell` alone (what the bit-sliced sums
+    /// add).
+    #[inline]
+    pub fn of_cells(&self, pl: Placement, lift: Option<u8>) -> i32 {
         let cells: i32 = pl.cells().iter().map(|c| self.cell[c.index()]).sum();
         self.fixed(pl, lift) + cells
     }

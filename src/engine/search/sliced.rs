@@ -24,18 +24,18 @@ impl Sliced {
     /// `0..2^(MAX_PLANES - 2)`.
     pub fn from_values(values: &[i32], cells: CellSet) -> Sliced {
         let mut s = Sliced::ZERO;
+        let mut any = 0u32;
         for c in cells {
             let v = values[c.index()];
             debug_assert!((0..1 << (MAX_PLANES - 2)).contains(&v));
-            let mut b = 0;
-            while v >> b != 0 {
-                if v >> b & 1 != 0 {
-                    s.planes[b].insert(c);
-                }
-                b += 1;
+            any |= v as u32;
+            let mut rest = v as u32;
+            while rest != 0 {
+                s.planes[rest.trailing_zeros() as usize].insert(c);
+                rest &= rest - 1;
             }
-            s.bits = s.bits.max(b);
         }
+        s.bits = (u32::BITS - any.leading_zeros()) as usize;
         s
     }
 

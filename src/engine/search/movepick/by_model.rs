@@ -1,0 +1,328 @@
+//! Candidate lists ordered by the learned model (`OrderModel` > 0): a move's key is the
+//! picker's score plus `OrderModel * logit / 100`. The lists are those of scoring every legal
+//! move, but a move whose key cannot reach the list is never described: once `n` keys are
+//! known, the `n`-th best bounds the rest. Drops are first bounded a whole shape at a time
+//! (bit-sliced sums of per-cell bounds, as `filter_drops` does with the plain weights), then
+//! one by one; shifts one by one.
+
+use super::{
+    history_bonus, keep_best, key_index, key_score, sort_key, take_best, Candidates, MovePicker,
+};
+use crate::engine::search::order_model::{self, Context, LogitBound, Model};
+use crate::engine::search::params::Params;
+use crate::engine::search::sliced::{Sliced, MAX_PLANES};
+use crate::engine::search::threats::{any_drop, threat_cached, TouchCache};
+use crate::rules::cellset::CellSet;
+use crate::rules::geometry::{board_cells, Cell};
+use crate::rules::movegen::MoveSink;
+use crate::rules::moves::Move;
+use crate::rules::piece::{Kind, Placement, PLACEMENT_SLOTS};
+use crate::rules::position::Position;
+
+/// Largest per-cell number the bit-sliced bounds hold.
+const QUANTA: i32 = (1 << (MAX_PLANES - 2)) - 1;
+
+impl MovePicker {
+    /// The threat stoppers (best first, at most `block_cap`), the best `n` other moves by the
+    /// model's keys, and whether those are all there are (as `candidates`).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn candidates_by_model(
+        &mut self,
+        pos: &Position,
+        n: usize,
+        block_cap: usize,
+        params: &Params,
+        history: &[i32],
+        touch_cache: &mut TouchCache,
+        out: &mut Candidates,
+    ) -> bool {
+        let paths = self.compute_weights(pos, params);
+        let found = threat_cached(pos, touch_cache);
+        out.decisive = found.is_some_and(|t| t.decisive);
+        let ctx = Context::from_parts(pos, &[], paths, found.map(|t| (t.zone, t.decisive)));
+        let model = order_model::model();
+        let om = params.order_model;
+        let bound = ctx.logit_bound(model);
+        // A dot's most to a key in hundredths: its picker weight (x16) and its logit bound
+        // (x OrderModel / 100) in one number; then the same less the minimum, in quanta that
+        // fit the bit-sliced sums.
+        let (mut lo, mut hi) = (i32::MAX, i32::MIN);
+        for c in board_cells() {
+            let i = c.index();
+            let v = 1600 * self.weights[i] + om * bound.cell[i];
+            self.cell_quanta[i] = v;
+            self.cell_bound[i] = 1600 * self.weights[i] + om * bound.cell_but_contact[i];
+            (lo, hi) = (lo.min(v), hi.max(v));
+        }
+        let quantum = ((hi - lo) / QUANTA + 1).max(1);
+        for c in board_cells() {
+            let i = c.index();
+            self.cell_quanta[i] = (self.cell_quanta[i] - lo + quantum - 1) / quantum;
+        }
+        let sliced = Sliced::from_values(&self.cell_quanta, board_cells());
+        let max_bonus = history_bonus(
+            self.history_max[pos.side_to_move().index()],
+            params.history_div,
+        );
+        let mut sums = std::mem::take(&mut self.model_sums);
+        let mut moves = std::mem::take(&mut self.all);
+        let mut blockers = std::mem::take(&mut self.block_keys);
+        let mut rest = std::mem::take(&mut self.rest_keys);
+        moves.clear();
+        blockers.clear();
+        rest.clear();
+        let mut sink = ModelSink {
+            picker: self,
+            pos,
+            params,
+            history,
+            hist_base: pos.side_to_move().index() * PLACEMENT_SLOTS,
+            ctx: &ctx,
+            model,
+            cold_base: ctx.cold_base(model),
+            bound: &bound,
+            sliced: &sliced,
+            quantum,
+            lowest: lo,
+            max_bonus,
+            zone: found.map(|t| t.zone),
+            n,
+            worst: None,
+            lifted: None,
+            sums: &mut sums,
+            summed: 0,
+            moves: &mut moves,
+            blockers: &mut blockers,
+            rest: &mut rest,
+        };
+        pos.generate(&mut sink);
+        take_best(&mut blockers, usize::MAX);
+        take_best(&mut rest, n);
+        let capped = blockers.len().min(block_cap);
+        // The slot's buffers are reused (no allocation once grown).
+        let fill = |v: &mut Vec<Move>, keys: &[u64]| {
+            v.clear();
+            v.extend(keys.iter().map(|&k| moves[key_index(k)]));
+        };
+        fill(&mut out.blockers, &blockers[..capped]);
+        fill(&mut out.extra_blockers, &blockers[capped..]);
+        fill(&mut out.rest, &rest);
+        self.block_keys = blockers;
+        self.rest_keys = rest;
+        self.all = moves;
+        self.model_sums = sums;
+        let complete = out.rest.len() < n;
+        // One last drop stands for all (as in `candidates`).
+        if pos.hand_total(pos.side_to_move()) == 1 {
+            let is_drop = |m: &Move| matches!(m, Move::Drop(_));
+            if !out.blockers.iter().any(is_drop) {
+                out.rest.retain(|m| !is_drop(m));
+                out.blockers.extend(any_drop(pos));
+            }
+        }
+        complete
+    }
+}
+
+/// Takes the legal moves as they are generated and keys the ones that may make the list.
+/// Keys index `moves`, which grows in generation order: ties rank as in full scoring.
+struct ModelSink<'a> {
+    picker: &'a MovePicker,
+    pos: &'a Position,
+    params: &'a Params,
+    history: &'a [i32],
+    hist_base: usize,
+    ctx: &'a Context,
+    model: &'a Model,
+    cold_base: i32,
+    bound: &'a LogitBound,
+    /// `cell_quanta` bit-sliced, one quantum standing for `quantum` hundredths over `lowest`.
+    sliced: &'a Sliced,
+    quantum: i32,
+    lowest: i32,
+    /// The largest history bonus of the side to move.
+    max_bonus: i32,
+    /// The opponent's threat zone: the moves meeting it are stoppers, all keyed.
+    zone: Option<CellSet>,
+    n: usize,
+    /// The `n`-th best key of the non-stoppers so far.
+    worst: Option<u64>,
+    /// The piece being shifted: its cell, lift feature, lift penalty and whether lifting it
+    /// meets the threat zone (shifts come piece by piece).
+    lifted: Option<(Cell, u8, i32, bool)>,
+    /// Per shape (`kind * 6 + orientation`), the sums of `sliced` over its three cells, found
+    /// on first use (bit `i` of `summed`).
+    sums: &'a mut [Sliced],
+    summed: u64,
+    moves: &'a mut Vec<Move>,
+    blockers: &'a mut Vec<u64>,
+    rest: &'a mut Vec<u64>,
+}
+
+impl ModelSink<'_> {
+    #[inline]
+    fn history_bonus(&self, pl: Placement) -> i32 {
+        history_bonus(
+            self.history[self.hist_base + pl.index()],
+            self.params.history_div,
+        )
+    }
+
+    /// Whether the key of a non-stopper landing on `pl` cannot reach the list (`lift`,
+    /// `penalty`: the shift's lift feature and lift penalty; `h`: its history bonus).
+    #[inline]
+    fn cannot_reach(&self, pl: Placement, lift: Option<u8>, penalty: i32, h: i32) -> bool {
+        let Some(worst) = self.worst else {
+            return false;
+        };
+        let om = self.params.order_model;
+        let cells: i32 = (pl.cells().iter())
+            .map(|c| self.picker.cell_bound[c.index()])
+            .sum();
+        let logit = self.bound.fixed(pl, lift) + self.bound.contact(self.ctx, pl);
+        let hundredths = cells + om * logit + 100 * (h - 16 * penalty);
+        // Truncating `logit * OrderModel / 100` adds less than 1.
+        sort_key(hundredths.div_euclid(100) + 1, self.moves.len()) > worst
+    }
+
+    /// The sums of `sliced` over the cells of each placement of `kind` in orientation `o`.
+    fn sums(&mut self, kind: Kind, o: u8) -> &Sliced {
+        let i = kind.index() * 6 + o as usize;
+        if self.summed & 1 << i == 0 {
+            let [a, b] = kind.minor_offsets(o);
+            self.sums[i] = self.sliced.sum_at_offsets(a, b);
+            self.summed |= 1 << i;
+        }
+        &self.sums[i]
+    }
+
+    /// The PÜNCT spaces of `domain` where a move of `kind` in orientation `o` may still reach
+    /// the list, found for the whole shape at once (a superset of those `cannot_reach`
+    /// keeps): `fixed_max` bounds the move's fixed logit part, `bonus` its history bonus less
+    /// its lift penalty (x16).
+    fn worth_a_look(
+        &mut self,
+        kind: Kind,
+        o: u8,
+        domain: CellSet,
+        fixed_max: i32,
+        bonus: i32,
+    ) -> CellSet {
+        let Some(worst) = self.worst else {
+            return domain;
+        };
+        // A later move is kept by `cannot_reach` only if its hundredths reach 100 * the worst
+        // score; they are at most quantum * (its quanta) + 3 * lowest + the fixed part.
+        let om = self.params.order_model as i64;
+        let need = 100 * key_score(worst) as i64
+            - 3 * self.lowest as i64
+            - om * fixed_max as i64
+            - 100 * bonus as i64;
+        let q = self.quantum as i64;
+        let quanta = need.div_euclid(q) + (need.rem_euclid(q) != 0) as i64;
+        let quanta = quanta.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
+        self.sums(kind, o).at_least(quanta, domain)
+    }
+
+    /// Finds the lift feature, lift penalty and threat contact of the piece on `from`, once
+    /// per piece.
+    fn lift(&mut self, from: Cell) -> (u8, i32, bool) {
+        if self.lifted.is_none_or(|(f, ..)| f != from) {
+            let pos = self.pos;
+            let old = pos.top_piece(from).map(|id| pos.piece(id).placement);
+            let (lift, touches) = old.map_or((0, false), |old| self.ctx.lift_of(pos, old));
+            let penalty = old.map_or(0, |old| {
+                (old.cells().iter())
+                    .map(|c| self.picker.lift_penalty[c.index()])
+                    .sum()
+            });
+            let touches = touches && self.zone.is_some();
+            self.lifted = Some((from, lift, penalty, touches));
+        }
+        let (_, lift, penalty, touches) = self.lifted.expect("set above");
+        (lift, penalty, touches)
+    }
+
+    /// Keys move `m` (landing on `pl`, history bonus `h`).
+    fn describe(&mut self, m: Move, h: i32, stopper: bool) {
+        let om = self.params.order_model;
+        // A cold drop meets no weighted space: its key is its history and two weights.
+        let cold = match m {
+            Move::Drop(pl) => (self.ctx)
+                .cold_drop_logit(self.model, self.cold_base, pl)
+                .map(|logit| h + logit * om / 100),
+            _ => None,
+        };
+        let s = cold.unwrap_or_else(|| {
+            let logit = (self.ctx.features(self.pos, m)).map_or(0, |f| self.model.score(&f));
+            self.picker.score(self.pos, m, self.params, self.history) + logit * om / 100
+        });
+        debug_assert!(
+            cold.is_none() || self.picker.score(self.pos, m, self.params, self.history) == h
+        );
+        let key = sort_key(s, self.moves.len());
+        self.moves.push(m);
+        if stopper {
+            self.blockers.push(key);
+            return;
+        }
+        self.rest.push(key);
+        let n = self.n;
+        if self.rest.len() >= n && (self.worst.is_none() || self.rest.len() >= 2 * n) {
+            self.worst = keep_best(self.rest, n);
+        }
+    }
+}
+
+impl MoveSink for ModelSink<'_> {
+    fn drops(&mut self, kind: Kind, o: u8, puncts: CellSet) {
+        let [a, b] = kind.minor_offsets(o);
+        let stop = match self.zone {
+            Some(z) => puncts & (z | z.shifted_down(a) | z.shifted_down(b)),
+            None => CellSet::EMPTY,
+        };
+        let fixed_max = self.bound.drop_fixed_max(kind, o);
+        let worth = stop | self.worth_a_look(kind, o, puncts - stop, fixed_max, self.max_bonus);
+        // In generation order (ascending cells), as `Vec<Move>` takes them.
+        for p in worth {
+            let pl = Placement::new_unchecked(kind, p, o);
+            let h = self.history_bonus(pl);
+            let stopper = stop.contains(p);
+            if !stopper && self.cannot_reach(pl, None, 0, h) {
+                continue;
+            }
+            self.describe(Move::Drop(pl), h, stopper);
+        }
+    }
+
+    fn shift_targets(&mut self, from: Cell, kind: Kind) -> Option<CellSet> {
+        self.worst?;
+        let (lift, penalty, lift_touches) = self.lift(from);
+        if lift_touches {
+            // Every shift of the piece is a stopper.
+            return None;
+        }
+        let mut targets = CellSet::EMPTY;
+        for o in 0..kind.orientations() {
+            if let Some(z) = self.zone {
+                let [a, b] = kind.minor_offsets(o);
+                targets |= z | z.shifted_down(a) | z.shifted_down(b);
+            }
+            let fixed_max = self.bound.shift_fixed_max(kind, o, lift);
+            let bonus = self.max_bonus - 16 * penalty;
+            targets |= self.worth_a_look(kind, o, CellSet::BOARD, fixed_max, bonus);
+        }
+        Some(targets)
+    }
+
+    fn shift(&mut self, from: Cell, to: Placement) {
+        let (lift, penalty, lift_touches) = self.lift(from);
+        let stopper =
+            lift_touches || (self.zone).is_some_and(|z| to.cells().iter().any(|&c| z.contains(c)));
+        let h = self.history_bonus(to);
+        if !stopper && self.cannot_reach(to, Some(lift), penalty, h) {
+            return;
+        }
+        self.describe(Move::Shift { from, to }, h, stopper);
+    }
+}
