@@ -84,6 +84,33 @@ fn packed_features_equal_the_set_by_set_reference() {
     assert!(checked > 5000, "{checked}");
 }
 
+/// A model of random weights (any sign in any group, so that no weight can hide a wrong
+/// value) and a position after fewer than `max_plies` random plies; every fourth game is of
+/// the basic variant.
+fn random_case(
+    rng: &mut Xoshiro256PlusPlus,
+    game: usize,
+    max_plies: usize,
+) -> (Model, Variant, Position) {
+    let model = Model {
+        weights: (0..NUM_WEIGHTS).map(|_| rng.gen_range(-500..500)).collect(),
+    };
+    let variant = if game % 4 == 3 {
+        Variant::Basic
+    } else {
+        Variant::Standard
+    };
+    let mut pos = Position::new(variant);
+    for _ in 0..rng.gen_range(0..max_plies) {
+        let moves = pos.legal_moves();
+        if pos.is_finished() || moves.is_empty() {
+            break;
+        }
+        pos.make(moves[rng.gen_range(0..moves.len())]);
+    }
+    (model, variant, pos)
+}
+
 #[test]
 fn cold_drops_score_as_their_full_features() {
     // The picker's shortcut for drops away from everything must give the model's own logit,
@@ -92,22 +119,7 @@ fn cold_drops_score_as_their_full_features() {
     let params = Params::default();
     let (mut cold, mut warm) = (0, 0);
     for game in 0..16 {
-        let model = Model {
-            weights: (0..NUM_WEIGHTS).map(|_| rng.gen_range(-500..500)).collect(),
-        };
-        let variant = if game % 4 == 3 {
-            Variant::Basic
-        } else {
-            Variant::Standard
-        };
-        let mut pos = Position::new(variant);
-        for _ in 0..rng.gen_range(0..40) {
-            let moves = pos.legal_moves();
-            if pos.is_finished() || moves.is_empty() {
-                break;
-            }
-            pos.make(moves[rng.gen_range(0..moves.len())]);
-        }
+        let (model, variant, pos) = random_case(&mut rng, game, 40);
         // Odd games: the position without its history, and a recent move given instead.
         let recent = [mv("e6e7e8")];
         let (pos, recent): (Position, &[Move]) = if game % 2 == 0 {
@@ -144,22 +156,7 @@ fn logit_bounds_hold_for_every_move_off_the_threat_zone() {
     let params = Params::default();
     let (mut checked, mut shifts, mut tight, mut with_threat) = (0, 0, 0, 0);
     for game in 0..24 {
-        let model = Model {
-            weights: (0..NUM_WEIGHTS).map(|_| rng.gen_range(-500..500)).collect(),
-        };
-        let variant = if game % 4 == 3 {
-            Variant::Basic
-        } else {
-            Variant::Standard
-        };
-        let mut pos = Position::new(variant);
-        for _ in 0..rng.gen_range(0..60) {
-            let moves = pos.legal_moves();
-            if pos.is_finished() || moves.is_empty() {
-                break;
-            }
-            pos.make(moves[rng.gen_range(0..moves.len())]);
-        }
+        let (model, _, mut pos) = random_case(&mut rng, game, 60);
         // Odd games play on to a position with a threat to meet, when one comes.
         for _ in 0..200 {
             let moves = pos.legal_moves();
