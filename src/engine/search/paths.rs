@@ -5,6 +5,8 @@
 //! shift onto a stack can cover) a tunable cost. The search runs the three axes in lockstep,
 //! one layer per unit of cost, growing through own dots one neighbourhood at a time.
 
+use std::cell::RefCell;
+
 use crate::rules::cellset::CellSet;
 use crate::rules::geometry::{Axis, Side};
 
@@ -237,10 +239,31 @@ pub fn near_paths(
     cap: u32,
     slack: u32,
 ) -> Option<(u32, CellSet)> {
+    // The layers of four waves, kept per thread: this runs at every node of the search, which
+    // must not allocate.
+    thread_local! {
+        static LAYERS: RefCell<[Vec<CellSet>; 4]> = RefCell::default();
+    }
+    LAYERS.with_borrow_mut(|[a0, a1, a2, lb]| {
+        near_paths_in([a0, a1, a2], lb, own, cheap, dear, dear_cost, cap, slack)
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn near_paths_in(
+    mut from_a: [&mut Vec<CellSet>; 3],
+    lb: &mut Vec<CellSet>,
+    own: CellSet,
+    cheap: CellSet,
+    dear: CellSet,
+    dear_cost: i32,
+    cap: u32,
+    slack: u32,
+) -> Option<(u32, CellSet)> {
     let t = terrain(own, cheap, dear, dear_cost);
     let sides = Axis::ALL.map(|axis| axis.sides());
     let mut waves = Wave::from_first_sides(&sides, &t);
-    let mut from_a: [Vec<CellSet>; 3] = Default::default();
+    from_a.iter_mut().for_each(|v| v.clear());
     let mut distance = None;
     for level in 0..=cap as usize {
         for (k, wave) in waves.iter_mut().enumerate() {
@@ -268,14 +291,13 @@ pub fn near_paths(
         }
     }
     let mut zone = CellSet::EMPTY;
-    let mut lb = Vec::new();
     for (k, (_, b)) in sides.iter().enumerate() {
         let la = &from_a[k];
         if !la[budget].intersects(b.cells()) {
             continue;
         }
-        layers(b.cells(), &t, budget, &mut lb);
-        zone |= zone_between(la, &lb, t.own, budget);
+        layers(b.cells(), &t, budget, lb);
+        zone |= zone_between(la, lb, t.own, budget);
     }
     Some((d as u32, zone))
 }
