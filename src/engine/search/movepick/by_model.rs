@@ -236,15 +236,14 @@ impl ModelSink<'_> {
                     .map(|c| self.picker.lift_penalty[c.index()])
                     .sum()
             });
-            let touches = touches && self.zone.is_some();
             self.lifted = Some((from, lift, penalty, touches));
         }
         let (_, lift, penalty, touches) = self.lifted.expect("set above");
         (lift, penalty, touches)
     }
 
-    /// Keys move `m` (landing on `pl`, history bonus `h`).
-    fn describe(&mut self, m: Move, h: i32, stopper: bool) {
+    /// Keys move `m` (history bonus `h`; `penalty`: its lift penalty, 0 for a drop).
+    fn describe(&mut self, m: Move, h: i32, penalty: i32, stopper: bool) {
         let om = self.params.order_model;
         // A cold drop meets no weighted space: its key is its history and two weights.
         let cold = match m {
@@ -253,13 +252,26 @@ impl ModelSink<'_> {
                 .map(|logit| h + logit * om / 100),
             _ => None,
         };
-        let s = cold.unwrap_or_else(|| {
-            let logit = (self.ctx.features(self.pos, m)).map_or(0, |f| self.model.score(&f));
-            self.picker.score(self.pos, m, self.params, self.history) + logit * om / 100
-        });
-        debug_assert!(
-            cold.is_none() || self.picker.score(self.pos, m, self.params, self.history) == h
-        );
+        let s = match cold {
+            Some(s) => {
+                debug_assert_eq!(self.picker.score(self.pos, m, self.params, self.history), h);
+                s
+            }
+            None => {
+                let f = self.ctx.features(self.pos, m);
+                let logit = f.map_or(0, |f| self.model.score(&f));
+                // The picker's score (`MovePicker::score`) from what the sink found already.
+                let weights: i32 = (m.placement().iter().flat_map(|pl| pl.cells()))
+                    .map(|c| self.picker.weights[c.index()])
+                    .sum();
+                let picked = 16 * (weights - penalty) + h;
+                debug_assert_eq!(
+                    picked,
+                    self.picker.score(self.pos, m, self.params, self.history)
+                );
+                picked + logit * om / 100
+            }
+        };
         let key = sort_key(s, self.moves.len());
         self.moves.push(m);
         if stopper {
@@ -291,7 +303,7 @@ impl MoveSink for ModelSink<'_> {
             if !stopper && self.cannot_reach(pl, None, 0, h) {
                 continue;
             }
-            self.describe(Move::Drop(pl), h, stopper);
+            self.describe(Move::Drop(pl), h, 0, stopper);
         }
     }
 
@@ -323,6 +335,6 @@ impl MoveSink for ModelSink<'_> {
         if !stopper && self.cannot_reach(to, Some(lift), penalty, h) {
             return;
         }
-        self.describe(Move::Shift { from, to }, h, stopper);
+        self.describe(Move::Shift { from, to }, h, penalty, stopper);
     }
 }
