@@ -2,8 +2,7 @@
 //! random games (make and unmake), the network file's checks, the quantised network against
 //! the float model it came from, and the `EvalFile` option of the engine process.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -14,6 +13,9 @@ use punct::engine::search::nnue::{self, Accumulator};
 use punct::tune::net_data::{features, symmetries};
 use punct::tune::net_train::{Model, Scratch};
 use punct::{Position, Variant};
+
+mod engine_common;
+use engine_common::run_script;
 
 /// The output and both perspectives' sums from scratch.
 fn scratch(net: &Network, pos: &Position) -> (i32, [Vec<i32>; 2]) {
@@ -138,30 +140,13 @@ fn the_quantised_network_follows_the_float_model() {
     }
 }
 
-fn engine(input: &str, args: &[&str]) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_punct"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap()
-}
-
 #[test]
 fn evalfile_switches_the_evaluation_and_a_bad_file_keeps_the_previous_one() {
-    let out = engine(
+    let (_, out) = run_script(
+        &[],
         "uci\nsetoption name EvalFile value /no/such/net.nnue\nisready\neval\n\
          setoption name EvalFile value <default>\neval\n\
          setoption name EvalFile value none\ngo nodes 300\nquit\n",
-        &[],
     );
     assert!(out.contains(&format!(
         "option name EvalFile type string default {}",

@@ -1,8 +1,10 @@
 //! Versions: every binary's `--version` and the engine's `id name` carry the package version
 //! (Cargo.toml), so a record or a bug report names the build it came from.
 
-use std::io::Write;
 use std::process::{Command, Stdio};
+
+mod engine_common;
+use engine_common::run_script;
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -53,21 +55,8 @@ fn each_binary_answers_version_with_its_name_and_the_package_version() {
 #[test]
 fn the_engine_names_itself_with_the_package_version() {
     for handshake in ["uci", "ugi"] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_punct"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("punct starts");
-        child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(format!("{handshake}\nquit\n").as_bytes())
-            .expect("write");
-        let out = child.wait_with_output().expect("punct ends");
-        assert!(out.status.success());
-        let text = String::from_utf8(out.stdout).expect("utf-8");
+        let (status, text) = run_script(&[], &format!("{handshake}\nquit\n"));
+        assert!(status.success());
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(
             lines.first().copied(),

@@ -133,6 +133,24 @@ impl Drop for Engine {
     }
 }
 
+/// Runs `punct` with `args` on the whole of `input` (a script ending in `quit`, or at the
+/// end of input) and returns its exit status and standard output.
+pub fn run_script(args: &[&str], input: &str) -> (ExitStatus, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_punct"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("punct starts");
+    (child.stdin.take().expect("stdin piped"))
+        .write_all(input.as_bytes())
+        .expect("punct reads its input");
+    let out = child.wait_with_output().expect("punct ends");
+    let text = String::from_utf8(out.stdout).expect("the output is UTF-8");
+    (out.status, text)
+}
+
 /// The move of a `bestmove` line, checked legal in `pos`.
 pub fn legal_bestmove(line: &str, pos: &Position) -> Move {
     let tokens: Vec<&str> = line.split_whitespace().collect();
