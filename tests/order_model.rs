@@ -192,6 +192,17 @@ fn logit_bounds_hold_for_every_move_off_the_threat_zone() {
             assert!(ub >= logit, "{pos} {m}: bound {ub} < logit {logit}");
             // What the bit-sliced sums add bounds the bound.
             assert!(bound.of_cells(pl, lift) >= ub, "{pos} {m}");
+            // The sums hold the PÜNCT's middle-distance excess; the shape's base the rest.
+            let (kind, o) = (pl.kind(), pl.orientation());
+            let base = match lift {
+                None => bound.drop_fixed_base(kind, o),
+                Some(l) => bound.shift_fixed_base(kind, o, l),
+            };
+            let excess = (bound.punct_excess())
+                .filter(|(set, _)| set.contains(pl.punct()))
+                .map(|(_, x)| x)
+                .sum::<i32>();
+            assert_eq!(base + excess, bound.fixed(pl, lift), "{pos} {m}");
             tight += (ub == logit) as usize;
             checked += 1;
         }

@@ -64,6 +64,10 @@ pub struct MovePicker {
     drop_filter: [CellSet; SHAPES],
     /// Per colour, the largest history value (it bounds how far history can lift a move).
     history_max: [i32; 2],
+    /// Per colour and shape (`kind * 6 + orientation`), the largest history value, and the
+    /// PÜNCT spaces of the placements with a history value above 0 (most have none).
+    shape_history_max: [[i32; SHAPES]; 2],
+    history_cells: [[CellSet; SHAPES]; 2],
     /// At least `n` non-stopper drops have a key of this or more (see `filter_drops`): a
     /// non-stopper shift below it cannot make the list.
     shift_cutoff: Option<i32>,
@@ -86,21 +90,51 @@ pub struct MovePicker {
 /// Drop shapes indexed `kind * 6 + orientation`.
 const SHAPES: usize = 36;
 
+/// The shape (`kind * 6 + orientation`) of a placement slot (see `Placement::index`).
+#[inline]
+fn slot_shape(slot: usize) -> usize {
+    slot / (GRID_LEN * 6) * 6 + slot % 6
+}
+
+/// The PÜNCT space of a placement slot (`None` off the board).
+#[inline]
+fn slot_punct(slot: usize) -> Option<Cell> {
+    Cell::from_index(slot / 6 % GRID_LEN)
+}
+
 impl MovePicker {
     /// Forgets the candidate lists (they are valid within one search only) and takes note
     /// of the history table the search starts with (`history[colour * PLACEMENT_SLOTS + i]`).
     pub fn start(&mut self, history: &[i32]) {
         self.cache.iter_mut().for_each(|c| c.valid = false);
-        for (colour, max) in self.history_max.iter_mut().enumerate() {
+        for colour in 0..2 {
             let table = &history[colour * PLACEMENT_SLOTS..(colour + 1) * PLACEMENT_SLOTS];
-            *max = table.iter().copied().max().unwrap_or(0).max(0);
+            let by_shape = &mut self.shape_history_max[colour];
+            *by_shape = [0; SHAPES];
+            self.history_cells[colour] = [CellSet::EMPTY; SHAPES];
+            for (slot, &h) in table.iter().enumerate() {
+                if h > 0 {
+                    let shape = slot_shape(slot);
+                    by_shape[shape] = by_shape[shape].max(h);
+                    if let Some(p) = slot_punct(slot) {
+                        self.history_cells[colour][shape].insert(p);
+                    }
+                }
+            }
+            self.history_max[colour] = by_shape.iter().copied().max().unwrap_or(0);
         }
     }
 
-    /// A history value of `colour` (an index) has grown to `h`.
+    /// The history value of `colour` (an index) at placement slot `slot` has grown to `h`.
     #[inline]
-    pub fn note_history(&mut self, colour: usize, h: i32) {
+    pub fn note_history(&mut self, colour: usize, slot: usize, h: i32) {
         self.history_max[colour] = self.history_max[colour].max(h);
+        let shape = slot_shape(slot);
+        let max = &mut self.shape_history_max[colour][shape];
+        *max = (*max).max(h);
+        if let Some(p) = slot_punct(slot).filter(|_| h > 0) {
+            self.history_cells[colour][shape].insert(p);
+        }
     }
 
     /// Sets `drop_filter`: every stopper drop, and the other drops that may be among the best
@@ -168,6 +202,8 @@ impl MovePicker {
             lift_penalty: vec![0; GRID_LEN],
             drop_filter: [CellSet::EMPTY; SHAPES],
             history_max: [0; 2],
+            shape_history_max: [[0; SHAPES]; 2],
+            history_cells: [[CellSet::EMPTY; SHAPES]; 2],
             shift_cutoff: None,
             shift_keep: None,
             sliced_weights: Sliced::ZERO,
@@ -688,16 +724,6 @@ fn key_index(key: u64) -> usize {
     (key & 0xffff_ffff) as usize
 }
 
-/// Keeps the `n` best keys (highest score, then lowest index), unordered; returns the worst
-/// of them.
-fn keep_best(v: &mut Vec<u64>, n: usize) -> Option<u64> {
-    if v.len() > n && n > 0 {
-        v.select_nth_unstable(n - 1);
-        v.truncate(n);
-    }
-    v.iter().copied().max()
-}
-
 /// Keeps the `n` best keys (highest score, then lowest index) in order.
 fn take_best(v: &mut Vec<u64>, n: usize) {
     if v.len() > n && n > 0 {
@@ -725,12 +751,33 @@ mod tests {
             .iter()
             .all(|&k| [5, -7, i32::MAX, i32::MIN, 0].contains(&key_score(k))));
         assert_eq!(key_score(sort_key(-7, 0)), -7);
-        let mut w = v.clone();
-        assert_eq!(keep_best(&mut w, 4).map(key_index), Some(4));
-        w.sort_unstable();
         take_best(&mut v, 4);
-        assert_eq!(w, v);
         let got: Vec<usize> = v.iter().map(|&k| key_index(k)).collect();
         assert_eq!(got, vec![9, 1, 3, 4]);
+    }
+
+    #[test]
+    fn a_slot_maps_to_the_shape_and_punct_of_its_placement() {
+        let mut seen = [0usize; SHAPES];
+        for kind in Kind::ALL {
+            for &p in Cell::all() {
+                for o in 0..kind.orientations() {
+                    if let Some(pl) = Placement::new(kind, p, o) {
+                        let shape = slot_shape(pl.index());
+                        assert_eq!(shape, pl.kind().index() * 6 + pl.orientation() as usize);
+                        assert_eq!(slot_punct(pl.index()), Some(pl.punct()));
+                        seen[shape] += 1;
+                    }
+                }
+            }
+        }
+        // Every shape of every kind has placements (a kind has fewer than 6 orientations
+        // when it is symmetric).
+        for kind in Kind::ALL {
+            for o in 0..6 {
+                let n = seen[kind.index() * 6 + o];
+                assert_eq!(n > 0, o < kind.orientations() as usize, "{kind:?} {o}");
+            }
+        }
     }
 }

@@ -17,7 +17,7 @@ use crate::engine::search::params::Params;
 use crate::engine::search::paths::near_paths;
 use crate::engine::search::threats::threat;
 use crate::rules::cellset::CellSet;
-use crate::rules::geometry::{central_cells, Cell, GRID_LEN};
+use crate::rules::geometry::{board_cells, central_cells, Cell, GRID_LEN};
 use crate::rules::moves::Move;
 use crate::rules::piece::{Colour, Kind, Placement};
 use crate::rules::position::{Position, Variant};
@@ -87,6 +87,8 @@ pub struct Context {
     /// Per cell, the sets above as 2-bit fields (see `FIELD_*`): the fields of a move's three
     /// cells add up without carries into the counts the features need.
     packed: [u32; GRID_LEN],
+    /// The cells with a field set in `packed` (every other cell's is 0).
+    marked: CellSet,
     /// Per cell, its ring around the last move and around the own move before.
     ring_last: [u8; GRID_LEN],
     ring_prev: [u8; GRID_LEN],
@@ -232,6 +234,15 @@ static MIDDLE_DISTANCE: LazyLock<Vec<u8>> = LazyLock::new(|| {
     out
 });
 
+/// The board's spaces by the standard game's middle-distance feature (0..=4).
+static MIDDLE_BUCKETS: LazyLock<[CellSet; 5]> = LazyLock::new(|| {
+    let mut out = [CellSet::EMPTY; 5];
+    for c in board_cells() {
+        out[(MIDDLE_DISTANCE[c.index()] / 2).min(4) as usize].insert(c);
+    }
+    out
+});
+
 impl Context {
     /// The context of `pos`; `recent` holds the moves that led to it, last first (the
     /// position's own history is used when it has one).
@@ -301,6 +312,7 @@ impl Context {
             },
             standard,
             packed: [0; GRID_LEN],
+            marked: CellSet::EMPTY,
             ring_last: [0; GRID_LEN],
             ring_prev: [0; GRID_LEN],
         };
@@ -325,6 +337,7 @@ impl Context {
             for c in set {
                 ctx.packed[c.index()] |= 1 << f;
             }
+            ctx.marked |= set;
         }
         ctx
     }
@@ -442,7 +455,7 @@ impl Context {
             shape: [0; 72],
             lift: [0; 6],
             base: [fixed + w(9, 0) + w(11, hand), fixed + w(11, hand + 1)],
-            punct_max: (0..6).map(|v| w(12, v)).max().unwrap_or(0),
+            punct_min: 0,
         };
         for (v, s) in out.shape.iter_mut().enumerate() {
             *s = w(0, v);
@@ -452,6 +465,14 @@ impl Context {
         }
         for i in 0..GRID_LEN {
             out.punct[i] = w(12, self.middle(i) as usize);
+        }
+        out.punct_min = (board_cells().iter())
+            .map(|c| out.punct[c.index()])
+            .min()
+            .unwrap_or(0);
+        // A cell outside `marked` is in no set and no ring: every gain there is 0.
+        for c in self.marked {
+            let i = c.index();
             let p = self.packed[i];
             let f = |f: u32| field(p, f) as i32;
             let dots = [
@@ -615,8 +636,8 @@ pub struct LogitBound {
     lift: [i32; 6],
     /// The other fixed groups, for a drop and for a shift.
     base: [i32; 2],
-    /// The largest of `punct`.
-    punct_max: i32,
+    /// The least of `punct` over the board.
+    punct_min: i32,
 }
 
 impl LogitBound {
@@ -632,20 +653,32 @@ impl LogitBound {
             }
     }
 
-    /// The largest `fixed` part of the drops of `kind` in orientation `o`.
+    /// The `fixed` part of the drops of `kind` in orientation `o` with the least middle-distance
+    /// weight ([`LogitBound::punct_excess`] gives each PÜNCT space's weight over it).
     #[inline]
-    pub fn drop_fixed_max(&self, kind: Kind, o: u8) -> i32 {
-        self.shape[(kind.index() * 6 + o as usize) * 2] + self.base[0] + self.punct_max
+    pub fn drop_fixed_base(&self, kind: Kind, o: u8) -> i32 {
+        self.shape[(kind.index() * 6 + o as usize) * 2] + self.base[0] + self.punct_min
     }
 
-    /// The largest `fixed` part of the shifts of `kind` in orientation `o` with lift feature
-    /// `lift`.
+    /// The `fixed` part of the shifts of `kind` in orientation `o` with lift feature `lift`
+    /// and the least middle-distance weight.
     #[inline]
-    pub fn shift_fixed_max(&self, kind: Kind, o: u8, lift: u8) -> i32 {
+    pub fn shift_fixed_base(&self, kind: Kind, o: u8, lift: u8) -> i32 {
         self.shape[(kind.index() * 6 + o as usize) * 2 + 1]
             + self.base[1]
             + self.lift[lift as usize]
-            + self.punct_max
+            + self.punct_min
+    }
+
+    /// The PÜNCT spaces whose middle-distance weight exceeds the least, by bucket, with the
+    /// excess (`punct` = the least + the excess).
+    pub fn punct_excess(&self) -> impl Iterator<Item = (CellSet, i32)> + '_ {
+        (MIDDLE_BUCKETS.iter())
+            .map(|&set| {
+                let any = set.iter().next().expect("every bucket has spaces");
+                (set, self.punct[any.index()] - self.punct_min)
+            })
+            .filter(|&(_, excess)| excess > 0)
     }
 
     /// The contact group's part of a move landing on `pl`, exactly, for `cell_but_contact`.

@@ -5,8 +5,9 @@
 
 use crate::rules::cellset::CellSet;
 
-/// Planes enough for sums of three weights below 2^10.
-pub const MAX_PLANES: usize = 12;
+/// Planes enough for sums of three weights below 2^10 (the hand picker) and of three cells'
+/// bounds and a PÜNCT's excess below 2^10 each (the learned ordering's).
+pub const MAX_PLANES: usize = 13;
 
 #[derive(Copy, Clone, Debug)]
 pub struct Sliced {
@@ -45,6 +46,24 @@ impl Sliced {
         for p in &mut s.planes[..self.bits] {
             *p = p.shifted_down(offset);
         }
+        s
+    }
+
+    /// `value` on each cell of its set (the sets disjoint; others 0); values must be in
+    /// `0..2^(MAX_PLANES - 2)`.
+    pub fn from_sets(sets: impl IntoIterator<Item = (CellSet, i32)>) -> Sliced {
+        let mut s = Sliced::ZERO;
+        let mut any = 0u32;
+        for (set, v) in sets {
+            debug_assert!((0..1 << (MAX_PLANES - 2)).contains(&v));
+            any |= v as u32;
+            let mut rest = v as u32;
+            while rest != 0 {
+                s.planes[rest.trailing_zeros() as usize] |= set;
+                rest &= rest - 1;
+            }
+        }
+        s.bits = (u32::BITS - any.leading_zeros()) as usize;
         s
     }
 
@@ -185,5 +204,23 @@ mod tests {
             assert_eq!(kth_largest(&[sum], &[all], k), Some(sorted[k - 1]), "k {k}");
         }
         assert_eq!(kth_largest(&[sum], &[all], sorted.len() + 1), None);
+    }
+
+    #[test]
+    fn numbers_by_sets_are_the_numbers_cell_by_cell() {
+        // Cells grouped by index mod 5, group k numbered 0, 5, 317, 1023, 64.
+        let numbers = [0, 5, 317, 1023, 64];
+        let mut groups = [CellSet::EMPTY; 5];
+        let mut values = vec![0; GRID_LEN];
+        for c in Cell::all() {
+            groups[c.index() % 5].insert(*c);
+            values[c.index()] = numbers[c.index() % 5];
+        }
+        let all: CellSet = Cell::all().iter().copied().collect();
+        let by_sets = Sliced::from_sets(groups.into_iter().zip(numbers));
+        let by_cells = Sliced::from_values(&values, all);
+        assert_eq!(by_sets.bits, 10);
+        assert_eq!(by_sets.planes, by_cells.planes);
+        assert_eq!(by_sets.bits, by_cells.bits);
     }
 }

@@ -438,14 +438,13 @@ impl Worker<'_> {
         }
         if let Some(pl) = mv.placement() {
             let base = side.index() * PLACEMENT_SLOTS;
-            let mut top = 0;
             history_group(pl, self.params.history_grain, |slots| {
-                for h in &mut self.history[base + slots.start..base + slots.end] {
+                for slot in slots {
+                    let h = &mut self.history[base + slot];
                     *h = (*h + depth * depth).min(1 << 20);
-                    top = top.max(*h);
+                    self.picker.note_history(side.index(), slot, *h);
                 }
             });
-            self.picker.note_history(side.index(), top);
         }
     }
 }

@@ -5,8 +5,10 @@
 //! (bit-sliced sums of per-cell bounds, as `filter_drops` does with the plain weights), then
 //! one by one; shifts one by one.
 
+use std::collections::BinaryHeap;
+
 use super::{
-    history_bonus, keep_best, key_index, key_score, sort_key, take_best, Candidates, MovePicker,
+    history_bonus, key_index, key_score, sort_key, take_best, Candidates, MovePicker, SHAPES,
 };
 use crate::engine::search::order_model::{self, Context, LogitBound, Model};
 use crate::engine::search::params::Params;
@@ -19,8 +21,10 @@ use crate::rules::moves::Move;
 use crate::rules::piece::{Kind, Placement, PLACEMENT_SLOTS};
 use crate::rules::position::Position;
 
-/// Largest per-cell number the bit-sliced bounds hold.
-const QUANTA: i32 = (1 << (MAX_PLANES - 2)) - 1;
+/// Largest per-cell number the bit-sliced bounds hold: three cells and a PÜNCT excess add
+/// up to less than 2^12, within `MAX_PLANES`.
+const QUANTA: i32 = (1 << 10) - 1;
+const _: () = assert!(4 * QUANTA < 1 << (MAX_PLANES - 1));
 
 impl MovePicker {
     /// The threat stoppers (best first, at most `block_cap`), the best `n` other moves by the
@@ -54,16 +58,24 @@ impl MovePicker {
             self.cell_bound[i] = 1600 * self.weights[i] + om * bound.cell_but_contact[i];
             (lo, hi) = (lo.min(v), hi.max(v));
         }
-        let quantum = ((hi - lo) / QUANTA + 1).max(1);
+        // The PÜNCT space's middle-distance weight over the least, in the same quanta: the
+        // shapes' sums add it.
+        let excess_max = bound.punct_excess().map(|(_, x)| om * x).max().unwrap_or(0);
+        let quantum = ((hi - lo).max(excess_max) / QUANTA + 1).max(1);
+        let in_quanta = |x: i32| (x + quantum - 1) / quantum;
         for c in board_cells() {
             let i = c.index();
-            self.cell_quanta[i] = (self.cell_quanta[i] - lo + quantum - 1) / quantum;
+            self.cell_quanta[i] = in_quanta(self.cell_quanta[i] - lo);
         }
-        let sliced = Sliced::from_values(&self.cell_quanta, board_cells());
-        let max_bonus = history_bonus(
-            self.history_max[pos.side_to_move().index()],
-            params.history_div,
+        let puncts = Sliced::from_sets(
+            bound
+                .punct_excess()
+                .map(|(set, x)| (set, in_quanta(om * x))),
         );
+        let sliced = Sliced::from_values(&self.cell_quanta, board_cells());
+        let colour = pos.side_to_move().index();
+        let max_bonus =
+            (self.shape_history_max[colour]).map(|h| history_bonus(h.max(0), params.history_div));
         let mut sums = std::mem::take(&mut self.model_sums);
         let mut moves = std::mem::take(&mut self.all);
         let mut blockers = std::mem::take(&mut self.block_keys);
@@ -71,17 +83,22 @@ impl MovePicker {
         moves.clear();
         blockers.clear();
         rest.clear();
+        // The best `n` keys so far, the worst on top (a heap of no more than `n`: the bound
+        // to beat is always the current one).
+        let mut rest = BinaryHeap::from(rest);
         let mut sink = ModelSink {
             picker: self,
             pos,
             params,
             history,
-            hist_base: pos.side_to_move().index() * PLACEMENT_SLOTS,
+            colour,
+            hist_base: colour * PLACEMENT_SLOTS,
             ctx: &ctx,
             model,
             cold_base: ctx.cold_base(model),
             bound: &bound,
             sliced: &sliced,
+            puncts: &puncts,
             quantum,
             lowest: lo,
             max_bonus,
@@ -97,6 +114,7 @@ impl MovePicker {
         };
         pos.generate(&mut sink);
         take_best(&mut blockers, usize::MAX);
+        let mut rest = rest.into_vec();
         take_best(&mut rest, n);
         let capped = blockers.len().min(block_cap);
         // The slot's buffers are reused (no allocation once grown).
@@ -131,6 +149,8 @@ struct ModelSink<'a> {
     pos: &'a Position,
     params: &'a Params,
     history: &'a [i32],
+    /// The side to move (an index), and its first slot in `history`.
+    colour: usize,
     hist_base: usize,
     ctx: &'a Context,
     model: &'a Model,
@@ -138,10 +158,12 @@ struct ModelSink<'a> {
     bound: &'a LogitBound,
     /// `cell_quanta` bit-sliced, one quantum standing for `quantum` hundredths over `lowest`.
     sliced: &'a Sliced,
+    /// Each PÜNCT space's middle-distance weight over the least, in the same quanta.
+    puncts: &'a Sliced,
     quantum: i32,
     lowest: i32,
-    /// The largest history bonus of the side to move.
-    max_bonus: i32,
+    /// Per shape (`kind * 6 + orientation`), the largest history bonus of the side to move.
+    max_bonus: [i32; SHAPES],
     /// The opponent's threat zone: the moves meeting it are stoppers, all keyed.
     zone: Option<CellSet>,
     n: usize,
@@ -156,7 +178,7 @@ struct ModelSink<'a> {
     summed: u64,
     moves: &'a mut Vec<Move>,
     blockers: &'a mut Vec<u64>,
-    rest: &'a mut Vec<u64>,
+    rest: &'a mut BinaryHeap<u64>,
 }
 
 impl ModelSink<'_> {
@@ -185,12 +207,29 @@ impl ModelSink<'_> {
         sort_key(hundredths.div_euclid(100) + 1, self.moves.len()) > worst
     }
 
-    /// The sums of `sliced` over the cells of each placement of `kind` in orientation `o`.
+    /// The largest history bonus of the placements of `kind` in orientation `o`, and the
+    /// PÜNCT spaces of those with a bonus (0 elsewhere).
+    #[inline]
+    fn history_of(&self, kind: Kind, o: u8) -> (i32, CellSet) {
+        let shape = kind.index() * 6 + o as usize;
+        (
+            self.max_bonus[shape],
+            self.picker.history_cells[self.colour][shape],
+        )
+    }
+
+    /// The sums of `sliced` over the cells of each placement of `kind` in orientation `o`,
+    /// plus its PÜNCT's excess (`puncts`).
     fn sums(&mut self, kind: Kind, o: u8) -> &Sliced {
         let i = kind.index() * 6 + o as usize;
         if self.summed & 1 << i == 0 {
             let [a, b] = kind.minor_offsets(o);
-            self.sums[i] = self.sliced.sum_at_offsets(a, b);
+            let cells = self.sliced.sum_at_offsets(a, b);
+            self.sums[i] = if self.puncts.bits == 0 {
+                cells
+            } else {
+                cells.add(self.puncts)
+            };
             self.summed |= 1 << i;
         }
         &self.sums[i]
@@ -198,25 +237,28 @@ impl ModelSink<'_> {
 
     /// The PÜNCT spaces of `domain` where a move of `kind` in orientation `o` may still reach
     /// the list, found for the whole shape at once (a superset of those `cannot_reach`
-    /// keeps): `fixed_max` bounds the move's fixed logit part, `bonus` its history bonus less
-    /// its lift penalty (x16).
+    /// keeps): `fixed` bounds the move's fixed logit part but the PÜNCT's excess (which the
+    /// sums hold), `bonus` its history bonus less its lift penalty (x16).
     fn worth_a_look(
         &mut self,
         kind: Kind,
         o: u8,
         domain: CellSet,
-        fixed_max: i32,
+        fixed: i32,
         bonus: i32,
     ) -> CellSet {
         let Some(worst) = self.worst else {
             return domain;
         };
+        if domain.is_empty() {
+            return domain;
+        }
         // A later move is kept by `cannot_reach` only if its hundredths reach 100 * the worst
         // score; they are at most quantum * (its quanta) + 3 * lowest + the fixed part.
         let om = self.params.order_model as i64;
         let need = 100 * key_score(worst) as i64
             - 3 * self.lowest as i64
-            - om * fixed_max as i64
+            - om * fixed as i64
             - 100 * bonus as i64;
         let q = self.quantum as i64;
         let quanta = need.div_euclid(q) + (need.rem_euclid(q) != 0) as i64;
@@ -272,16 +314,22 @@ impl ModelSink<'_> {
                 picked + logit * om / 100
             }
         };
+        // Indices grow in generation order (ties rank as in full scoring); a move that
+        // does not make the list takes none.
         let key = sort_key(s, self.moves.len());
-        self.moves.push(m);
         if stopper {
+            self.moves.push(m);
             self.blockers.push(key);
-            return;
-        }
-        self.rest.push(key);
-        let n = self.n;
-        if self.rest.len() >= n && (self.worst.is_none() || self.rest.len() >= 2 * n) {
-            self.worst = keep_best(self.rest, n);
+        } else if self.rest.len() < self.n {
+            self.moves.push(m);
+            self.rest.push(key);
+            if self.rest.len() == self.n {
+                self.worst = self.rest.peek().copied();
+            }
+        } else if self.worst.is_some_and(|worst| key < worst) {
+            self.moves.push(m);
+            *self.rest.peek_mut().expect("the list is full") = key;
+            self.worst = self.rest.peek().copied();
         }
     }
 }
@@ -293,8 +341,12 @@ impl MoveSink for ModelSink<'_> {
             Some(z) => puncts & (z | z.shifted_down(a) | z.shifted_down(b)),
             None => CellSet::EMPTY,
         };
-        let fixed_max = self.bound.drop_fixed_max(kind, o);
-        let worth = stop | self.worth_a_look(kind, o, puncts - stop, fixed_max, self.max_bonus);
+        let fixed = self.bound.drop_fixed_base(kind, o);
+        let (max_bonus, with_history) = self.history_of(kind, o);
+        let domain = puncts - stop;
+        let worth = stop
+            | self.worth_a_look(kind, o, domain - with_history, fixed, 0)
+            | self.worth_a_look(kind, o, domain & with_history, fixed, max_bonus);
         // In generation order (ascending cells), as `Vec<Move>` takes them.
         for p in worth {
             let pl = Placement::new_unchecked(kind, p, o);
@@ -320,9 +372,11 @@ impl MoveSink for ModelSink<'_> {
                 let [a, b] = kind.minor_offsets(o);
                 targets |= z | z.shifted_down(a) | z.shifted_down(b);
             }
-            let fixed_max = self.bound.shift_fixed_max(kind, o, lift);
-            let bonus = self.max_bonus - 16 * penalty;
-            targets |= self.worth_a_look(kind, o, CellSet::BOARD, fixed_max, bonus);
+            let fixed = self.bound.shift_fixed_base(kind, o, lift);
+            let (max_bonus, with_history) = self.history_of(kind, o);
+            let lifting = -16 * penalty;
+            targets |= self.worth_a_look(kind, o, CellSet::BOARD - with_history, fixed, lifting)
+                | self.worth_a_look(kind, o, with_history, fixed, max_bonus + lifting);
         }
         Some(targets)
     }
