@@ -58,7 +58,9 @@ echo "building baseline $VERSION from $(git -C "$root" rev-parse --short "$rev^{
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-git -C "$root" archive --format=tar "$rev" | tar -x -C "$tmp"
+# Files stamped now (-m): git archive gives them the commit's time, and the shared target
+# directory would then take an older commit's build of a later-built version as up to date.
+git -C "$root" archive --format=tar "$rev" | tar -x -m -C "$tmp"
 # A target directory of its own: the baseline's artifacts never mix with the current ones.
 CARGO_TARGET_DIR="$root/target/baseline/build" \
   nice -n 10 cargo build --release --locked --bin punct --manifest-path "$tmp/Cargo.toml"
