@@ -24,13 +24,7 @@ impl Engine {
     }
 
     pub fn start_with(args: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_punct"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("punct starts");
+        let mut child = spawn(args);
         let stdout = child.stdout.take().unwrap();
         let (tx, lines) = channel();
         thread::spawn(move || {
@@ -136,19 +130,24 @@ impl Drop for Engine {
 /// Runs `punct` with `args` on the whole of `input` (a script ending in `quit`, or at the
 /// end of input) and returns its exit status and standard output.
 pub fn run_script(args: &[&str], input: &str) -> (ExitStatus, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_punct"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("punct starts");
+    let mut child = spawn(args);
     (child.stdin.take().expect("stdin piped"))
         .write_all(input.as_bytes())
         .expect("punct reads its input");
     let out = child.wait_with_output().expect("punct ends");
     let text = String::from_utf8(out.stdout).expect("the output is UTF-8");
     (out.status, text)
+}
+
+/// `punct` with `args`, its stdin and stdout piped (stderr dropped).
+fn spawn(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_punct"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("punct starts")
 }
 
 /// The move of a `bestmove` line, checked legal in `pos`.

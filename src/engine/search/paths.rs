@@ -244,31 +244,26 @@ pub fn near_paths(
     thread_local! {
         static LAYERS: RefCell<[Vec<CellSet>; 4]> = RefCell::default();
     }
-    LAYERS.with_borrow_mut(|[a0, a1, a2, lb]| {
-        near_paths_in([a0, a1, a2], lb, own, cheap, dear, dear_cost, cap, slack)
-    })
+    let t = terrain(own, cheap, dear, dear_cost);
+    LAYERS.with_borrow_mut(|[a0, a1, a2, lb]| near_paths_in([a0, a1, a2], lb, &t, cap, slack))
 }
 
-#[allow(clippy::too_many_arguments)]
+/// [`near_paths`] with buffers for the layers from each axis's first side and from a second.
 fn near_paths_in(
     mut from_a: [&mut Vec<CellSet>; 3],
     lb: &mut Vec<CellSet>,
-    own: CellSet,
-    cheap: CellSet,
-    dear: CellSet,
-    dear_cost: i32,
+    t: &Terrain,
     cap: u32,
     slack: u32,
 ) -> Option<(u32, CellSet)> {
-    let t = terrain(own, cheap, dear, dear_cost);
     let sides = Axis::ALL.map(|axis| axis.sides());
-    let mut waves = Wave::from_first_sides(&sides, &t);
+    let mut waves = Wave::from_first_sides(&sides, t);
     from_a.iter_mut().for_each(|v| v.clear());
     let mut distance = None;
     for level in 0..=cap as usize {
         for (k, wave) in waves.iter_mut().enumerate() {
             if level > 0 {
-                wave.step(level, &t);
+                wave.step(level, t);
             }
             from_a[k].push(wave.reach);
             if distance.is_none() && wave.reach.intersects(sides[k].1.cells()) {
@@ -286,7 +281,7 @@ fn near_paths_in(
     let budget = d + slack as usize;
     for (k, wave) in waves.iter_mut().enumerate() {
         for level in d + 1..=budget {
-            wave.step(level, &t);
+            wave.step(level, t);
             from_a[k].push(wave.reach);
         }
     }
@@ -296,7 +291,7 @@ fn near_paths_in(
         if !la[budget].intersects(b.cells()) {
             continue;
         }
-        layers(b.cells(), &t, budget, lb);
+        layers(b.cells(), t, budget, lb);
         zone |= zone_between(la, lb, t.own, budget);
     }
     Some((d as u32, zone))
