@@ -62,9 +62,8 @@ pub struct MovePicker {
     /// Per drop shape (`kind * 6 + orientation`): the PÜNCT spaces worth scoring, i.e. the
     /// stoppers and the drops that may rank among the best (see `filter_drops`).
     drop_filter: [CellSet; SHAPES],
-    /// Per colour, the largest history value (it bounds how far history can lift a move).
-    history_max: [i32; 2],
-    /// Per colour and shape (`kind * 6 + orientation`), the largest history value, and the
+    /// Per colour and shape (`kind * 6 + orientation`), the largest history value (it bounds
+    /// how far history can lift a move), and the
     /// PÜNCT spaces of the placements with a history value above 0 (most have none).
     shape_history_max: [[i32; SHAPES]; 2],
     history_cells: [[CellSet; SHAPES]; 2],
@@ -121,14 +120,21 @@ impl MovePicker {
                     }
                 }
             }
-            self.history_max[colour] = by_shape.iter().copied().max().unwrap_or(0);
         }
+    }
+
+    /// The largest history value of `colour` (an index).
+    fn history_max(&self, colour: usize) -> i32 {
+        self.shape_history_max[colour]
+            .iter()
+            .copied()
+            .max()
+            .unwrap_or(0)
     }
 
     /// The history value of `colour` (an index) at placement slot `slot` has grown to `h`.
     #[inline]
     pub fn note_history(&mut self, colour: usize, slot: usize, h: i32) {
-        self.history_max[colour] = self.history_max[colour].max(h);
         let shape = slot_shape(slot);
         let max = &mut self.shape_history_max[colour][shape];
         *max = (*max).max(h);
@@ -201,7 +207,6 @@ impl MovePicker {
             cache: vec![Candidates::default(); 1 << LIST_CACHE_BITS],
             lift_penalty: vec![0; GRID_LEN],
             drop_filter: [CellSet::EMPTY; SHAPES],
-            history_max: [0; 2],
             shape_history_max: [[0; SHAPES]; 2],
             history_cells: [[CellSet::EMPTY; SHAPES]; 2],
             shift_cutoff: None,
@@ -473,7 +478,7 @@ impl MovePicker {
             self.hot |= zone;
         }
         let max_bonus = history_bonus(
-            self.history_max[pos.side_to_move().index()],
+            self.history_max(pos.side_to_move().index()),
             params.history_div,
         );
         self.filter_drops(pos, n, threat, max_bonus);
