@@ -3,7 +3,8 @@
 //! ```sh
 //! cargo build --release --examples
 //! target/release/examples/time_discipline [--engine BIN] [--positions FILE]
-//!     [--movetimes 10,20,50,100] [--threads 1,2] [--option NAME=VALUE]...
+//!     [--movetimes 10,20,50,100] [--threads 1,2] [--option NAME=VALUE]... [--load N]
+//!     [--max-overrun MS]
 //! target/release/examples/time_discipline --make-positions 150 > tournaments/midgame.txt
 //! ```
 //!
@@ -14,9 +15,14 @@
 //! row per thread count and move time, and exits 1 when a move was blind or overran by more
 //! than `--max-overrun` ms (default 5).
 //!
+//! `--load N` measures on a loaded machine: N threads spin at normal priority for the whole
+//! run (on 2 cores, `--load 4` leaves each runnable thread about a third of a core).
+//!
 //! `--make-positions N` writes N mid-game positions (plies 6-34 of games the engine plays
 //! against itself at 2,000 nodes a move from `tournaments/openings.txt`) and exits.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use punct::engine::search::Searcher;
@@ -125,6 +131,7 @@ fn main() {
     let mut threads = vec![1, 2];
     let mut options = Vec::new();
     let mut max_overrun = 5.0;
+    let mut load = 0;
     let mut it = args.iter();
     let list = |s: &str| -> Vec<u64> { s.split(',').map(|x| x.parse().unwrap()).collect() };
     while let Some(a) = it.next() {
@@ -140,8 +147,15 @@ fn main() {
             "--threads" => threads = list(&val()).into_iter().map(|t| t as u32).collect(),
             "--option" => options.push(val()),
             "--max-overrun" => max_overrun = val().parse().unwrap(),
+            "--load" => load = val().parse().expect("--load N (busy threads)"),
             "--make-positions" => return make_positions(val().parse().unwrap()),
-            other => panic!("unknown argument {other}"),
+            "-h" | "--help" => {
+                let doc = include_str!("time_discipline.rs");
+                let usage = doc.lines().take_while(|l| l.starts_with("//!"));
+                usage.for_each(|l| println!("{}", l.trim_start_matches("//!").trim_start()));
+                return;
+            }
+            other => panic!("unknown argument {other} (see --help)"),
         }
     }
     let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{file}: {e}"));
@@ -151,7 +165,22 @@ fn main() {
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .map(String::from)
         .collect();
-    println!("engine {bin}, {} positions of {file}", positions.len());
+    println!(
+        "engine {bin}, {} positions of {file}, {load} busy threads beside",
+        positions.len()
+    );
+    let busy = Arc::new(AtomicBool::new(true));
+    let spinners: Vec<_> = (0..load)
+        .map(|_| {
+            let busy = Arc::clone(&busy);
+            std::thread::spawn(move || {
+                let mut x = 0u64;
+                while busy.load(Ordering::Relaxed) {
+                    x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+                }
+            })
+        })
+        .collect();
     println!("threads movetime  blind  overrun: mean    p99    max  over {max_overrun} ms");
     let mut failed = false;
     for &t in &threads {
@@ -170,5 +199,7 @@ fn main() {
             failed |= row.blind > 0 || over > 0;
         }
     }
+    busy.store(false, Ordering::Relaxed);
+    spinners.into_iter().for_each(|t| t.join().unwrap());
     std::process::exit(i32::from(failed));
 }

@@ -5,7 +5,7 @@
 //! `SearchControl` and a callback for `SearchInfo`, and returns a `SearchResult`.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::rules::moves::Move;
 
@@ -32,6 +32,9 @@ pub struct Limits {
     pub multipv: usize,
     /// Time kept back per move for communication (the `Move Overhead` option).
     pub move_overhead: Duration,
+    /// When the `go` arrived: the clock runs from then, not from when the search thread
+    /// got to it (`None`: from the search's start).
+    pub received: Option<Instant>,
 }
 
 /// Shared flags between the protocol loop and a running search.

@@ -453,6 +453,7 @@ impl Session {
             searchmoves,
             multipv: self.options.multipv,
             move_overhead: Duration::from_millis(self.options.move_overhead_ms),
+            received: None,
         }
     }
 

@@ -25,6 +25,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{select, unbounded, Receiver, Sender};
 
+use crate::engine::protocol::answer::{Answer, Watch};
 use crate::engine::protocol::command::parse_line;
 use crate::engine::protocol::fmt;
 use crate::engine::protocol::session::{Effect, SearchJob, Session, Work};
@@ -192,12 +193,13 @@ impl InfoThrottle {
         }
     }
 
-    fn report(&mut self, info: &SearchInfo, out: &Output) {
+    /// Prints the line if it is due; whether it was printed.
+    fn report(&mut self, info: &SearchInfo, out: &Output) -> bool {
         if info.multipv > 1 {
             if self.printing_batch {
                 out.line(&fmt::info_line(info));
             }
-            return;
+            return self.printing_batch;
         }
         self.latest = Some(info.clone());
         let now = Instant::now();
@@ -210,6 +212,7 @@ impl InfoThrottle {
             self.last_depth = info.depth;
             out.line(&fmt::info_line(info));
         }
+        self.printing_batch
     }
 }
 
@@ -275,8 +278,8 @@ struct Worker {
 }
 
 impl Worker {
-    fn run(mut self, jobs: Receiver<(Work, Arc<SearchControl>)>) {
-        for (work, ctl) in jobs {
+    fn run(mut self, jobs: Receiver<Job>) {
+        for Job { work, ctl, answer } in jobs {
             // After quit, queued searches still answer, but at once.
             if self.quitting.load(Ordering::SeqCst) {
                 ctl.stop.store(true, Ordering::SeqCst);
@@ -287,14 +290,17 @@ impl Worker {
                 Work::Search(job) => Some((job.id, job.pos.legal_moves().first().copied())),
                 _ => None,
             };
-            if catch_unwind(AssertUnwindSafe(|| self.work(work, &ctl))).is_err() {
-                self.out.line(&format!(
-                    "info string error: internal failure in {what}; recovered"
-                ));
-                if let Some((id, best)) = owed {
-                    let _ = self.done.send(id);
-                    self.out.line(&fmt::bestmove_line(best, None));
-                }
+            if catch_unwind(AssertUnwindSafe(|| self.work(work, &ctl, &answer))).is_err() {
+                answer.while_open(|state| {
+                    self.out.line(&format!(
+                        "info string error: internal failure in {what}; recovered"
+                    ));
+                    if let Some((id, best)) = owed {
+                        let _ = self.done.send(id);
+                        self.out.line(&fmt::bestmove_line(best, None));
+                    }
+                    state.answer();
+                });
                 self.rebuild();
             }
         }
@@ -309,9 +315,9 @@ impl Worker {
         self.searcher.set_net(self.net.clone());
     }
 
-    fn work(&mut self, work: Work, ctl: &SearchControl) {
+    fn work(&mut self, work: Work, ctl: &SearchControl, answer: &Answer) {
         match work {
-            Work::Search(job) => self.search(job, ctl),
+            Work::Search(job) => self.search(job, ctl, answer),
             Work::Perft { pos, depth } => self.perft(pos, depth, ctl),
             Work::Bench { depth } => {
                 let report = bench::run(&mut self.searcher, depth);
@@ -366,7 +372,9 @@ impl Worker {
         self.out.line(&format!("Nodes searched: {total}"));
     }
 
-    fn search(&mut self, job: Box<SearchJob>, ctl: &SearchControl) {
+    /// Runs the search and answers it, unless the loop's watchdog has (then nothing more of
+    /// it is printed).
+    fn search(&mut self, job: Box<SearchJob>, ctl: &SearchControl, answer: &Answer) {
         self.held.search_started(&self.out);
         while self.wake.try_recv().is_ok() {}
         let mut throttle = InfoThrottle::new();
@@ -374,7 +382,19 @@ impl Worker {
         let searched = catch_unwind(AssertUnwindSafe(|| {
             self.searcher
                 .search(&job.pos, &job.limits, ctl, &mut |info| {
-                    throttle.report(info, &out)
+                    answer.while_open(|state| {
+                        let printed = throttle.report(info, &out);
+                        let best = info.pv.first().copied();
+                        let best = best.filter(|&m| job.pos.check_move(m).is_ok());
+                        if let (1, Some(best)) = (info.multipv, best) {
+                            let ponder =
+                                info.pv.get(1).copied().filter(|&p| {
+                                    !job.omit_ponder && legal_after(&job.pos, best, p)
+                                });
+                            let line = (!printed).then(|| fmt::info_line(info));
+                            state.offer(best, ponder, line);
+                        }
+                    });
                 })
         }));
         let result = match searched {
@@ -399,12 +419,20 @@ impl Worker {
             ponder,
             self.searcher.hashfull(),
         );
-        self.out.line(&fmt::info_line(&info));
         let ponder = if job.omit_ponder { None } else { ponder };
-        // Told before the client can see bestmove, so a `go` sent in answer to it never finds
-        // this search still running.
-        let _ = self.done.send(job.id);
-        self.out.line(&fmt::bestmove_line(best, ponder));
+        let answered = answer.while_open(|state| {
+            self.out.line(&fmt::info_line(&info));
+            // Told before the client can see bestmove, so a `go` sent in answer to it never
+            // finds this search still running.
+            let _ = self.done.send(job.id);
+            self.out.line(&fmt::bestmove_line(best, ponder));
+            state.answer();
+        });
+        if !answered {
+            // The watchdog answered: the loop knows the search is over; the worker is free.
+            let _ = self.done.send(job.id);
+            log::debug!("search {} answered by the watchdog", job.id);
+        }
     }
 }
 
@@ -439,11 +467,23 @@ fn checked_moves(
             .filter(|i| i.pv.first() == Some(&b))
             .and_then(|i| i.pv.get(1).copied());
         let p = from_pv.or(result.and_then(|r| r.ponder))?;
-        let mut after = pos.clone();
-        after.make(b);
-        after.check_move(p).is_ok().then_some(p)
+        legal_after(pos, b, p).then_some(p)
     });
     (best, ponder)
+}
+
+/// Whether `reply` is legal after `mv` in `pos`.
+fn legal_after(pos: &Position, mv: Move, reply: Move) -> bool {
+    let mut after = pos.clone();
+    after.make(mv);
+    after.check_move(reply).is_ok()
+}
+
+/// One piece of work for the worker, with the control and the answer of its search.
+struct Job {
+    work: Work,
+    ctl: Arc<SearchControl>,
+    answer: Arc<Answer>,
 }
 
 /// The `info` line sent just before `bestmove`: the search's totals, its exact score, and a PV
@@ -502,7 +542,7 @@ pub fn run_with(
     let (line_tx, line_rx) = unbounded();
     spawn_reader(input, line_tx);
 
-    let (job_tx, job_rx) = unbounded::<(Work, Arc<SearchControl>)>();
+    let (job_tx, job_rx) = unbounded::<Job>();
     let (wake_tx, wake_rx) = unbounded();
     let (done_tx, mut done_rx) = unbounded();
     let quitting = Arc::new(AtomicBool::new(false));
@@ -537,10 +577,19 @@ pub fn run_with(
 
     let mut session = Session::new(variant);
     let mut ctl = Arc::new(SearchControl::default());
+    let mut answer = Arc::new(Answer::default());
+    // The running search's watch: the watchdog answers for a late worker at its deadline.
+    let mut watch: Option<Watch> = None;
     loop {
+        let timer = match watch.as_ref().and_then(Watch::deadline) {
+            Some(at) => crossbeam_channel::at(at),
+            None => crossbeam_channel::never(),
+        };
+        let mut received = Instant::now();
         let effects = select! {
             recv(line_rx) -> line => match line.unwrap_or(InputLine::Eof) {
                 InputLine::Line(text) => {
+                    received = Instant::now();
                     while let Ok(id) = done_rx.try_recv() {
                         session.search_done(id);
                     }
@@ -561,9 +610,20 @@ pub fn run_with(
             },
             recv(done_rx) -> id => {
                 match id {
-                    Ok(id) => session.search_done(id),
+                    Ok(id) => {
+                        session.search_done(id);
+                        if watch.as_ref().is_some_and(|w| w.id == id) {
+                            watch = None;
+                        }
+                    }
                     // The worker is gone (it only ends after quit): stop listening to it.
                     Err(_) => done_rx = crossbeam_channel::never(),
+                }
+                Vec::new()
+            }
+            recv(timer) -> _ => {
+                if let Some(w) = watch.take() {
+                    watchdog(&w, &mut session, &held, &out, &wake_tx);
                 }
                 Vec::new()
             }
@@ -578,20 +638,41 @@ pub fn run_with(
                     ) {
                         // A fresh control, flags set before the job is visible to the worker.
                         ctl = Arc::new(SearchControl::default());
-                        if let Work::Search(job) = &work {
-                            ctl.pondering.store(job.ponder, Ordering::SeqCst);
-                            held.search_queued();
-                        }
+                        answer = Arc::new(Answer::default());
                     }
-                    let _ = job_tx.send((work, Arc::clone(&ctl)));
+                    let mut work = work;
+                    if let Work::Search(job) = &mut work {
+                        ctl.pondering.store(job.ponder, Ordering::SeqCst);
+                        held.search_queued();
+                        job.limits.received = Some(received);
+                        watch = Some(Watch::new(
+                            job.id,
+                            Arc::clone(&answer),
+                            Arc::clone(&ctl),
+                            &job.limits,
+                            received,
+                            job.ponder,
+                        ));
+                    }
+                    let _ = job_tx.send(Job {
+                        work,
+                        ctl: Arc::clone(&ctl),
+                        answer: Arc::clone(&answer),
+                    });
                 }
                 Effect::Stop => {
                     ctl.stop.store(true, Ordering::SeqCst);
                     let _ = wake_tx.send(());
+                    if let Some(w) = &mut watch {
+                        w.stop(Instant::now());
+                    }
                 }
                 Effect::PonderHit => {
                     ctl.pondering.store(false, Ordering::SeqCst);
                     let _ = wake_tx.send(());
+                    if let Some(w) = &mut watch {
+                        w.ponderhit(Instant::now());
+                    }
                 }
                 Effect::SetLogFile(path) => {
                     if let Err(e) = out.set_log(path.as_deref()) {
@@ -599,7 +680,11 @@ pub fn run_with(
                         if session.answers_at_once() {
                             held.print(&out, &line);
                         } else {
-                            let _ = job_tx.send((Work::Print(vec![line]), Arc::clone(&ctl)));
+                            let _ = job_tx.send(Job {
+                                work: Work::Print(vec![line]),
+                                ctl: Arc::clone(&ctl),
+                                answer: Arc::clone(&answer),
+                            });
                         }
                     }
                 }
@@ -616,6 +701,22 @@ pub fn run_with(
                 }
             }
         }
+    }
+}
+
+/// The watchdog's turn: the worker has not answered search `w.id` by its deadline, so the loop
+/// answers with the search's last line and stops it (the worker prints nothing more of it).
+fn watchdog(w: &Watch, session: &mut Session, held: &HeldLines, out: &Output, wake: &Sender<()>) {
+    let Some(lines) = w.answer.claim() else {
+        return;
+    };
+    w.ctl.stop.store(true, Ordering::SeqCst);
+    let _ = wake.send(());
+    // Over before the client can see bestmove, as when the worker answers.
+    session.search_done(w.id);
+    log::debug!("search {}: the watchdog answers for the worker", w.id);
+    for line in lines {
+        held.print(out, &line);
     }
 }
 
@@ -710,6 +811,41 @@ mod tests {
         t.report(&info(3, &[]), &out);
         assert_eq!(buf.text().lines().count(), 4);
         assert_eq!(t.latest.as_ref().map(|i| i.depth), Some(3));
+    }
+
+    #[test]
+    fn the_watchdog_answers_for_a_late_worker_once_it_has_a_line() {
+        let buf = Shared(Arc::new(Mutex::new(Vec::new())));
+        let out = Output::new(Box::new(buf.clone()));
+        let mut session = Session::new(Variant::Standard);
+        let go = parse_line("go movetime 50").unwrap().unwrap();
+        let Some(Effect::Work(Work::Search(job))) = session.handle(go).into_iter().last() else {
+            panic!("go queues a search");
+        };
+        assert!(session.is_searching());
+        let ctl = Arc::new(SearchControl::default());
+        let answer = Arc::new(Answer::default());
+        let now = Instant::now();
+        let w = Watch::new(job.id, answer.clone(), ctl.clone(), &job.limits, now, false);
+        assert!(w
+            .deadline()
+            .is_some_and(|d| d < now + Duration::from_millis(50)));
+        let (wake_tx, wake_rx) = unbounded();
+        let held = HeldLines::default();
+        // No line reported yet (the first iteration runs): the worker is left to answer.
+        watchdog(&w, &mut session, &held, &out, &wake_tx);
+        assert_eq!(buf.text(), "");
+        assert!(session.is_searching() && !ctl.stopped());
+        // A line was reported (and printed): its moves are the answer, and the search ends.
+        let best = job.pos.legal_moves()[3];
+        assert!(answer.while_open(|s| s.offer(best, None, None)));
+        watchdog(&w, &mut session, &held, &out, &wake_tx);
+        assert_eq!(buf.text(), format!("bestmove {best}\n"));
+        assert!(!session.is_searching() && ctl.stopped() && wake_rx.try_recv().is_ok());
+        // The worker, late, prints nothing more of that search; a second alarm neither.
+        assert!(!answer.while_open(|_| {}));
+        watchdog(&w, &mut session, &held, &out, &wake_tx);
+        assert_eq!(buf.text().lines().count(), 1);
     }
 
     #[test]

@@ -60,7 +60,7 @@ pub(super) struct Clock {
 
 impl Clock {
     pub(super) fn new(limits: &Limits, ctl: &SearchControl) -> Clock {
-        let now = Instant::now();
+        let now = limits.received.unwrap_or_else(Instant::now);
         Clock {
             started: now,
             timed_from: now,
