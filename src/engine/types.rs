@@ -5,6 +5,7 @@
 //! `SearchControl` and a callback for `SearchInfo`, and returns a `SearchResult`.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use crate::rules::moves::Move;
@@ -45,6 +46,8 @@ pub struct SearchControl {
     pub stop: AtomicBool,
     /// True while pondering: time limits do not run until `ponderhit` clears it.
     pub pondering: AtomicBool,
+    /// When `ponderhit` arrived: the clock runs from then (not from when the search saw it).
+    ponderhit_at: Mutex<Option<Instant>>,
 }
 
 impl SearchControl {
@@ -54,6 +57,17 @@ impl SearchControl {
 
     pub fn is_pondering(&self) -> bool {
         self.pondering.load(Ordering::Relaxed)
+    }
+
+    /// `ponderhit` arrived `at`: the search's clock starts then.
+    pub fn ponder_hit(&self, at: Instant) {
+        *self.ponderhit_at.lock().unwrap_or_else(|e| e.into_inner()) = Some(at);
+        self.pondering.store(false, Ordering::SeqCst);
+    }
+
+    /// When `ponderhit` arrived, if it did.
+    pub fn ponderhit_at(&self) -> Option<Instant> {
+        *self.ponderhit_at.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 

@@ -668,10 +668,10 @@ pub fn run_with(
                     }
                 }
                 Effect::PonderHit => {
-                    ctl.pondering.store(false, Ordering::SeqCst);
+                    ctl.ponder_hit(received);
                     let _ = wake_tx.send(());
                     if let Some(w) = &mut watch {
-                        w.ponderhit(Instant::now());
+                        w.ponderhit(received);
                     }
                 }
                 Effect::SetLogFile(path) => {

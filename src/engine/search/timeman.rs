@@ -76,7 +76,7 @@ impl Clock {
     pub(super) fn update_ponder(&mut self, ctl: &SearchControl) {
         if self.pondering && !ctl.is_pondering() {
             self.pondering = false;
-            self.timed_from = Instant::now();
+            self.timed_from = ctl.ponderhit_at().unwrap_or_else(Instant::now);
         }
     }
 
@@ -100,6 +100,7 @@ impl Clock {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::Ordering;
 
     fn clock(left_ms: u64, inc_ms: u64, mtg: Option<u32>, overhead_ms: u64) -> TimeLimits {
         allocate(&Limits {
@@ -216,5 +217,33 @@ mod tests {
         })
         .is_none());
         assert!(allocate(&Limits::default()).is_none());
+    }
+
+    /// The clock runs from the `go`'s arrival (`Limits::received`) and, when pondering, from
+    /// the `ponderhit`'s, not from when the search thread gets to them.
+    #[test]
+    fn the_clock_runs_from_the_arrival_of_go_and_of_ponderhit() {
+        let limits = |received| Limits {
+            movetime: Some(Duration::from_millis(100)),
+            move_overhead: Duration::ZERO,
+            received,
+            ..Limits::default()
+        };
+        let ctl = SearchControl::default();
+        let long_ago = Instant::now() - Duration::from_millis(150);
+        let mut late = Clock::new(&limits(Some(long_ago)), &ctl);
+        assert!(late.hard_expired(&ctl) && late.elapsed() >= Duration::from_millis(150));
+        let mut fresh = Clock::new(&limits(None), &ctl);
+        assert!(!fresh.hard_expired(&ctl));
+        // Pondering: no limit runs until ponderhit, then from its arrival.
+        ctl.pondering.store(true, Ordering::SeqCst);
+        let mut pondering = Clock::new(&limits(Some(long_ago)), &ctl);
+        assert!(!pondering.hard_expired(&ctl));
+        ctl.ponder_hit(Instant::now() - Duration::from_millis(50));
+        assert!(!pondering.hard_expired(&ctl), "50 ms of 100 have passed");
+        ctl.ponder_hit(long_ago);
+        let mut hit_long_ago = Clock::new(&limits(None), &SearchControl::default());
+        hit_long_ago.pondering = true;
+        assert!(hit_long_ago.hard_expired(&ctl), "150 ms of 100 have passed");
     }
 }
