@@ -13,12 +13,13 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use crate::engine::protocol::fmt;
-use crate::engine::search::timeman::allocate;
+use crate::engine::search::timeman::{allocate, kept_back};
 use crate::engine::types::{Limits, SearchControl};
 use crate::rules::moves::Move;
 
-/// Past the search's hard limit, the time the worker has to answer before the watchdog does
-/// (on an idle machine it answers within about a millisecond).
+/// Past the search's hard limit, the least time the worker has to answer before the watchdog
+/// does (on an idle machine it answers within about a millisecond). It has half the time kept
+/// back for communication (`Move Overhead`) when that is more; the other half is the pipe's.
 pub const DEADLINE_GRACE: Duration = Duration::from_millis(2);
 
 /// After `stop`, the time the worker has to answer before the watchdog does.
@@ -95,15 +96,16 @@ pub struct Watch {
     pub id: u64,
     pub answer: Arc<Answer>,
     pub ctl: Arc<SearchControl>,
-    /// The search's hard time limit (`None`: no time limit).
-    hard: Option<Duration>,
+    /// The search's hard limit plus the worker's grace (`None`: no time limit).
+    late: Option<Duration>,
     /// When the watchdog answers (`None`: not armed).
     deadline: Option<Instant>,
 }
 
 impl Watch {
     /// The watch of search `id` with `limits`, whose `go` came at `received`: armed at the
-    /// hard limit (plus [`DEADLINE_GRACE`]) unless it ponders or has no time limit.
+    /// hard limit plus the worker's grace (see [`DEADLINE_GRACE`]) unless it ponders or has no
+    /// time limit.
     pub fn new(
         id: u64,
         answer: Arc<Answer>,
@@ -112,15 +114,14 @@ impl Watch {
         received: Instant,
         pondering: bool,
     ) -> Watch {
-        let hard = allocate(limits).map(|t| t.hard);
+        let grace = DEADLINE_GRACE.max(kept_back(limits) / 2);
+        let late = allocate(limits).map(|t| t.hard + grace);
         Watch {
             id,
             answer,
             ctl,
-            hard,
-            deadline: hard
-                .filter(|_| !pondering)
-                .map(|h| received + h + DEADLINE_GRACE),
+            late,
+            deadline: late.filter(|_| !pondering).map(|l| received + l),
         }
     }
 
@@ -130,7 +131,7 @@ impl Watch {
 
     /// `ponderhit` at `now`: the clock starts.
     pub fn ponderhit(&mut self, now: Instant) {
-        self.deadline = self.hard.map(|h| now + h + DEADLINE_GRACE);
+        self.deadline = self.late.map(|l| now + l);
     }
 
     /// `stop` at `now`: the worker has [`STOP_GRACE`] to answer.
@@ -193,7 +194,8 @@ mod tests {
         let mut w = Watch::new(1, answer.clone(), ctl.clone(), &limits, t0, false);
         assert_eq!(
             w.deadline(),
-            Some(t0 + Duration::from_millis(90) + DEADLINE_GRACE)
+            Some(t0 + Duration::from_millis(95)),
+            "hard limit 90 ms, then half the 10 ms kept back"
         );
         w.stop(t0);
         assert_eq!(w.deadline(), Some(t0 + STOP_GRACE));
@@ -202,9 +204,16 @@ mod tests {
         assert_eq!(p.deadline(), None);
         let hit = t0 + Duration::from_millis(500);
         p.ponderhit(hit);
+        assert_eq!(p.deadline(), Some(hit + Duration::from_millis(95)));
+        // No time kept back: the least grace.
+        let bare = Limits {
+            move_overhead: Duration::ZERO,
+            ..limits.clone()
+        };
+        let b = Watch::new(4, answer.clone(), ctl.clone(), &bare, t0, false);
         assert_eq!(
-            p.deadline(),
-            Some(hit + Duration::from_millis(90) + DEADLINE_GRACE)
+            b.deadline(),
+            Some(t0 + Duration::from_millis(100) + DEADLINE_GRACE)
         );
         let infinite = Limits {
             infinite: true,

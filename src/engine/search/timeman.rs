@@ -27,8 +27,7 @@ pub fn allocate(limits: &Limits) -> Option<TimeLimits> {
     }
     let overhead = limits.move_overhead;
     if let Some(mt) = limits.movetime {
-        // Keep back the overhead, but never more than half the move time.
-        let hard = mt.saturating_sub(overhead.min(mt / 2));
+        let hard = mt.saturating_sub(kept_back(limits));
         return Some(TimeLimits { soft: hard, hard });
     }
     let left = limits.time_left?;
@@ -47,6 +46,15 @@ pub fn allocate(limits: &Limits) -> Option<TimeLimits> {
         soft: soft.min(hard),
         hard,
     })
+}
+
+/// The time kept back from the search for communication: the move overhead, but never more
+/// than half a fixed move time.
+pub fn kept_back(limits: &Limits) -> Duration {
+    match limits.movetime {
+        Some(mt) => limits.move_overhead.min(mt / 2),
+        None => limits.move_overhead,
+    }
 }
 
 /// The clock of one search: time limits start after `ponderhit`.
