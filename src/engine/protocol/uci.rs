@@ -155,7 +155,9 @@ pub fn read_line_capped(r: &mut impl BufRead, cap: usize) -> io::Result<InputLin
     Ok(InputLine::Line(text.trim_end_matches('\r').to_string()))
 }
 
-fn spawn_reader(input: impl Read + Send + 'static, tx: Sender<InputLine>) {
+/// Reads stdin on its own thread; each line goes out with the moment it was read (the clock of
+/// a `go` runs from then).
+fn spawn_reader(input: impl Read + Send + 'static, tx: Sender<(InputLine, Instant)>) {
     let spawned = thread::Builder::new().name("reader".into()).spawn(move || {
         let mut r = BufReader::with_capacity(1 << 16, input);
         loop {
@@ -164,7 +166,7 @@ fn spawn_reader(input: impl Read + Send + 'static, tx: Sender<InputLine>) {
                 InputLine::Eof
             });
             let eof = line == InputLine::Eof;
-            if tx.send(line).is_err() || eof {
+            if tx.send((line, Instant::now())).is_err() || eof {
                 return;
             }
         }
@@ -587,9 +589,9 @@ pub fn run_with(
         };
         let mut received = Instant::now();
         let effects = select! {
-            recv(line_rx) -> line => match line.unwrap_or(InputLine::Eof) {
-                InputLine::Line(text) => {
-                    received = Instant::now();
+            recv(line_rx) -> line => match line.unwrap_or((InputLine::Eof, received)) {
+                (InputLine::Line(text), at) => {
+                    received = at;
                     while let Ok(id) = done_rx.try_recv() {
                         session.search_done(id);
                     }
@@ -600,13 +602,13 @@ pub fn run_with(
                         Err(e) => session.bad_line(&e),
                     }
                 }
-                InputLine::TooLong(n) => {
+                (InputLine::TooLong(n), _) => {
                     out.input(&format!("<line of {n} bytes>"));
                     session.bad_line(&format!(
                         "line too long ({n} bytes, the limit is {MAX_LINE}); ignored"
                     ))
                 }
-                InputLine::Eof => vec![Effect::Quit],
+                (InputLine::Eof, _) => vec![Effect::Quit],
             },
             recv(done_rx) -> id => {
                 match id {
