@@ -552,3 +552,42 @@ fn leaf_threat_penalty_makes_a_depth_one_search_threaten() {
         "the control never differs: the test shows nothing"
     );
 }
+
+/// The better move of the iteration under way is shared through the control (for an answer
+/// given before the search ends) at the last completed depth, and cleared before each
+/// completed iteration is reported.
+#[test]
+fn the_iteration_under_way_shares_its_better_move_at_the_completed_depth() {
+    let positions = bench::positions();
+    let mut seen = 0;
+    for (k, p) in positions.iter().enumerate() {
+        let ctl = SearchControl::default();
+        let mut s = Searcher::new(8);
+        let limits = Limits {
+            depth: Some(4),
+            ..Limits::default()
+        };
+        let mut at_reports = Vec::new();
+        s.search(p, &limits, &ctl, &mut |i| {
+            at_reports.push((i.depth, ctl.take_partial()));
+        });
+        for (depth, partial) in at_reports {
+            assert!(partial.is_none(), "position {k}: a partial line at depth {depth}'s report");
+        }
+        assert!(ctl.take_partial().is_none(), "position {k}: cleared at the end");
+        // Cut by a node limit inside a later iteration: a partial line, if any, is at the
+        // completed depth and starts with a legal move.
+        let limits = Limits {
+            nodes: Some(3_000),
+            ..Limits::default()
+        };
+        let ctl = SearchControl::default();
+        let r = Searcher::new(8).search(p, &limits, &ctl, &mut |_| {});
+        if let Some(line) = ctl.take_partial() {
+            seen += 1;
+            assert!(line.depth >= 1 && line.depth == r.depth, "position {k}: {line:?}");
+            assert!(p.check_move(line.pv[0]).is_ok(), "position {k}: {line:?}");
+        }
+    }
+    assert!(seen > 0, "no search was cut with a better move in hand");
+}

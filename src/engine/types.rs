@@ -48,6 +48,9 @@ pub struct SearchControl {
     pub pondering: AtomicBool,
     /// When `ponderhit` arrived: the clock runs from then (not from when the search saw it).
     ponderhit_at: Mutex<Option<Instant>>,
+    /// The main thread's better move of the iteration under way, as a line at the last
+    /// completed depth (not reported yet): an answer for a protocol side that cannot wait.
+    partial: Mutex<Option<SearchInfo>>,
 }
 
 impl SearchControl {
@@ -68,6 +71,20 @@ impl SearchControl {
     /// When `ponderhit` arrived, if it did.
     pub fn ponderhit_at(&self) -> Option<Instant> {
         *self.ponderhit_at.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The search found a better move in the iteration under way (`None`: the iteration
+    /// completed and was reported).
+    pub fn set_partial(&self, line: Option<SearchInfo>) {
+        *self.partial.lock().unwrap_or_else(|e| e.into_inner()) = line;
+    }
+
+    /// The better move of the iteration under way, if any.
+    pub fn take_partial(&self) -> Option<SearchInfo> {
+        self.partial
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
     }
 }
 

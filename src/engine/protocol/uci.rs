@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{select, unbounded, Receiver, Sender};
 
-use crate::engine::protocol::answer::{Answer, Watch};
+use crate::engine::protocol::answer::{Answer, Offer, Watch};
 use crate::engine::protocol::command::parse_line;
 use crate::engine::protocol::fmt;
 use crate::engine::protocol::session::{Effect, SearchJob, Session, Work};
@@ -386,15 +386,8 @@ impl Worker {
                 .search(&job.pos, &job.limits, ctl, &mut |info| {
                     answer.while_open(|state| {
                         let printed = throttle.report(info, &out);
-                        let best = info.pv.first().copied();
-                        let best = best.filter(|&m| job.pos.check_move(m).is_ok());
-                        if let (1, Some(best)) = (info.multipv, best) {
-                            let ponder =
-                                info.pv.get(1).copied().filter(|&p| {
-                                    !job.omit_ponder && legal_after(&job.pos, best, p)
-                                });
-                            let line = (!printed).then(|| fmt::info_line(info));
-                            state.offer(best, ponder, line);
+                        if let Some(offer) = Offer::of(&job.pos, info, job.omit_ponder, printed) {
+                            state.offer(offer);
                         }
                     });
                 })
@@ -469,16 +462,11 @@ fn checked_moves(
             .filter(|i| i.pv.first() == Some(&b))
             .and_then(|i| i.pv.get(1).copied());
         let p = from_pv.or(result.and_then(|r| r.ponder))?;
-        legal_after(pos, b, p).then_some(p)
+        let mut after = pos.clone();
+        after.make(b);
+        after.check_move(p).is_ok().then_some(p)
     });
     (best, ponder)
-}
-
-/// Whether `reply` is legal after `mv` in `pos`.
-fn legal_after(pos: &Position, mv: Move, reply: Move) -> bool {
-    let mut after = pos.clone();
-    after.make(mv);
-    after.check_move(reply).is_ok()
 }
 
 /// One piece of work for the worker, with the control and the answer of its search.
@@ -648,12 +636,10 @@ pub fn run_with(
                         held.search_queued();
                         job.limits.received = Some(received);
                         watch = Some(Watch::new(
-                            job.id,
+                            job,
                             Arc::clone(&answer),
                             Arc::clone(&ctl),
-                            &job.limits,
                             received,
-                            job.ponder,
                         ));
                     }
                     let _ = job_tx.send(Job {
@@ -709,7 +695,7 @@ pub fn run_with(
 /// The watchdog's turn: the worker has not answered search `w.id` by its deadline, so the loop
 /// answers with the search's last line and stops it (the worker prints nothing more of it).
 fn watchdog(w: &Watch, session: &mut Session, held: &HeldLines, out: &Output, wake: &Sender<()>) {
-    let Some(lines) = w.answer.claim() else {
+    let Some(lines) = w.claim() else {
         return;
     };
     w.ctl.stop.store(true, Ordering::SeqCst);
@@ -828,7 +814,7 @@ mod tests {
         let ctl = Arc::new(SearchControl::default());
         let answer = Arc::new(Answer::default());
         let now = Instant::now();
-        let w = Watch::new(job.id, answer.clone(), ctl.clone(), &job.limits, now, false);
+        let w = Watch::new(&job, answer.clone(), ctl.clone(), now);
         assert!(w
             .deadline()
             .is_some_and(|d| d < now + Duration::from_millis(50)));
@@ -840,7 +826,9 @@ mod tests {
         assert!(session.is_searching() && !ctl.stopped());
         // A line was reported (and printed): its moves are the answer, and the search ends.
         let best = job.pos.legal_moves()[3];
-        assert!(answer.while_open(|s| s.offer(best, None, None)));
+        let reported = info(2, &[best]);
+        let offer = Offer::of(&job.pos, &reported, true, true).unwrap();
+        assert!(answer.while_open(|s| s.offer(offer)));
         watchdog(&w, &mut session, &held, &out, &wake_tx);
         assert_eq!(buf.text(), format!("bestmove {best}\n"));
         assert!(!session.is_searching() && ctl.stopped() && wake_rx.try_recv().is_ok());

@@ -178,6 +178,10 @@ impl Worker<'_> {
             completed = depth;
             best_score = score;
             answer = Some((root[0].score, root[0].pv.clone()));
+            // Cleared before the completed line goes out: never older than the last line.
+            if self.index == 0 {
+                self.ctl.set_partial(None);
+            }
             for (i, rm) in root.iter().take(multipv).enumerate() {
                 let info = self.info(depth, i + 1, rm.score, Bound::Exact, &rm.pv);
                 report(&info);
@@ -357,6 +361,12 @@ impl Worker<'_> {
                     Bound::Exact
                 };
                 self.partial = Some((score, rm.pv.clone(), bound));
+                // Shared at once (a late search thread's answer, `SearchControl::partial`),
+                // at the last completed depth, as an interrupted iteration reports it.
+                if self.index == 0 && multipv == 1 && depth > 1 {
+                    let line = self.info(depth - 1, 1, score, bound, &rm.pv);
+                    self.ctl.set_partial(Some(line));
+                }
                 if i > 0 && depth > 1 && self.clock.elapsed() >= IMPROVEMENT_REPORT_AFTER {
                     let pv = rm.pv.clone();
                     let bound = if score >= beta {
