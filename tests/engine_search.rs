@@ -572,9 +572,15 @@ fn the_iteration_under_way_shares_its_better_move_at_the_completed_depth() {
             at_reports.push((i.depth, ctl.take_partial()));
         });
         for (depth, partial) in at_reports {
-            assert!(partial.is_none(), "position {k}: a partial line at depth {depth}'s report");
+            assert!(
+                partial.is_none(),
+                "position {k}: a partial line at depth {depth}'s report"
+            );
         }
-        assert!(ctl.take_partial().is_none(), "position {k}: cleared at the end");
+        assert!(
+            ctl.take_partial().is_none(),
+            "position {k}: cleared at the end"
+        );
         // Cut by a node limit inside a later iteration: a partial line, if any, is at the
         // completed depth and starts with a legal move.
         let limits = Limits {
@@ -585,7 +591,10 @@ fn the_iteration_under_way_shares_its_better_move_at_the_completed_depth() {
         let r = Searcher::new(8).search(p, &limits, &ctl, &mut |_| {});
         if let Some(line) = ctl.take_partial() {
             seen += 1;
-            assert!(line.depth >= 1 && line.depth == r.depth, "position {k}: {line:?}");
+            assert!(
+                line.depth >= 1 && line.depth == r.depth,
+                "position {k}: {line:?}"
+            );
             assert!(p.check_move(line.pv[0]).is_ok(), "position {k}: {line:?}");
         }
     }
