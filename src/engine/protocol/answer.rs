@@ -5,9 +5,10 @@
 //! The loop thread sleeps until the search's deadline instead, and a sleeping thread is woken
 //! on time where a busy one is not: at the deadline ([`Watch`]) it answers with the moves of
 //! the search's latest line (the last reported, or a better move found in the iteration under
-//! way, which the search shares through its `SearchControl`), unless the worker has answered. After the answer nothing more of that
-//! search is printed. Before its first reported line a search has no answer to give: the
-//! watchdog then leaves it to the worker, whose first iteration always completes.
+//! way, which the search shares through its `SearchControl`), unless the worker has answered.
+//! After the answer nothing more of that search is printed. Before its first reported line a
+//! search has no answer to give: the watchdog then leaves it to the worker, whose first
+//! iteration always completes.
 
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -57,9 +58,12 @@ impl Offer {
             return None;
         }
         let ponder = line.pv.get(1).copied().filter(|&p| {
+            if omit_ponder {
+                return false;
+            }
             let mut after = pos.clone();
             after.make(best);
-            !omit_ponder && after.check_move(p).is_ok()
+            after.check_move(p).is_ok()
         });
         Some(Offer {
             best,
@@ -119,10 +123,6 @@ impl Answer {
         let mut lines: Vec<String> = offer.unprinted.into_iter().collect();
         lines.push(fmt::bestmove_line(Some(offer.best), offer.ponder));
         Some(lines)
-    }
-
-    pub fn is_answered(&self) -> bool {
-        self.lock().answered
     }
 }
 
