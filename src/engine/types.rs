@@ -5,7 +5,7 @@
 //! `SearchControl` and a callback for `SearchInfo`, and returns a `SearchResult`.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use crate::rules::moves::Move;
@@ -64,28 +64,30 @@ impl SearchControl {
 
     /// `ponderhit` arrived `at`: the search's clock starts then.
     pub fn ponder_hit(&self, at: Instant) {
-        *self.ponderhit_at.lock().unwrap_or_else(|e| e.into_inner()) = Some(at);
+        *lock(&self.ponderhit_at) = Some(at);
         self.pondering.store(false, Ordering::SeqCst);
     }
 
     /// When `ponderhit` arrived, if it did.
     pub fn ponderhit_at(&self) -> Option<Instant> {
-        *self.ponderhit_at.lock().unwrap_or_else(|e| e.into_inner())
+        *lock(&self.ponderhit_at)
     }
 
     /// The search found a better move in the iteration under way (`None`: the iteration
     /// completed and was reported).
     pub fn set_partial(&self, line: Option<SearchInfo>) {
-        *self.partial.lock().unwrap_or_else(|e| e.into_inner()) = line;
+        *lock(&self.partial) = line;
     }
 
     /// The better move of the iteration under way, if any.
     pub fn take_partial(&self) -> Option<SearchInfo> {
-        self.partial
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take()
+        lock(&self.partial).take()
     }
+}
+
+/// A mutex's guard, also after a panic elsewhere (the values here stay valid).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// A score from the side to move's point of view.

@@ -129,7 +129,7 @@ impl Answer {
 /// The loop's watch over the running search: when the worker must have answered by.
 pub struct Watch {
     pub id: u64,
-    pub answer: Arc<Answer>,
+    answer: Arc<Answer>,
     pub ctl: Arc<SearchControl>,
     pos: Position,
     omit_ponder: bool,

@@ -368,14 +368,7 @@ impl Worker<'_> {
                     self.ctl.set_partial(Some(line));
                 }
                 if i > 0 && depth > 1 && self.clock.elapsed() >= IMPROVEMENT_REPORT_AFTER {
-                    let pv = rm.pv.clone();
-                    let bound = if score >= beta {
-                        Bound::Lower
-                    } else {
-                        Bound::Exact
-                    };
-                    let info = self.info(depth, 1, score, bound, &pv);
-                    report(&info);
+                    report(&self.info(depth, 1, score, bound, &rm.pv));
                 }
                 if score >= beta {
                     break;
