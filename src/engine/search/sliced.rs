@@ -67,6 +67,43 @@ impl Sliced {
         s
     }
 
+    /// [`Sliced::sum_at_offsets`] plus `extra`, written into `out` in one pass (no
+    /// intermediate numbers to copy). The carry into each bit is at most 3: two planes.
+    /// Only `out`'s planes below its `bits` are meaningful afterwards.
+    pub fn sum_at_offsets_plus(&self, a: i32, b: i32, extra: &Sliced, out: &mut Sliced) {
+        let top = self.bits.max(extra.bits);
+        let (mut c0, mut c1) = (CellSet::EMPTY, CellSet::EMPTY);
+        let mut bit = 0;
+        while bit < top || !(c0.is_empty() && c1.is_empty()) {
+            debug_assert!(
+                bit < MAX_PLANES,
+                "the sum needs more than {MAX_PLANES} bits"
+            );
+            let x = if bit < self.bits {
+                self.planes[bit]
+            } else {
+                CellSet::EMPTY
+            };
+            let e = if bit < extra.bits {
+                extra.planes[bit]
+            } else {
+                CellSet::EMPTY
+            };
+            let (y, z) = (x.shifted_down(a), x.shifted_down(b));
+            // Two carry-save steps: x + y + z = s1 + 2 k1, s1 + e + c0 = s2 + 2 k2.
+            let xy = x ^ y;
+            let (s1, k1) = (xy ^ z, (x & y) | (z & xy));
+            let se = s1 ^ e;
+            let (s2, k2) = (se ^ c0, (s1 & e) | (c0 & se));
+            out.planes[bit] = s2;
+            // The next bit's carry: k1 + k2 + c1 (at most 3).
+            let kk = k1 ^ k2;
+            (c0, c1) = (kk ^ c1, (k1 & k2) | (c1 & kk));
+            bit += 1;
+        }
+        out.bits = bit;
+    }
+
     /// For each cell `p`, the sum of the numbers at `p`, `p + a` and `p + b` (the weight sums
     /// of drops with minor offsets `a` and `b`): one carry-save step, then one addition.
     pub fn sum_at_offsets(&self, a: i32, b: i32) -> Sliced {
@@ -184,6 +221,18 @@ mod tests {
         // Drop sums: the number at p plus those at p + 1 and p + 18 (on-board cells only).
         let single = Sliced::from_values(&a, all);
         let sums = single.sum_at_offsets(1, 18);
+        // The fused form with an extra number gives the plain sums plus that number, and with
+        // a zero one the same as `sum_at_offsets`, whatever `out` held before.
+        let extra = Sliced::from_values(&b, all);
+        let mut fused = Sliced::from_values(&a, all);
+        single.sum_at_offsets_plus(1, 18, &extra, &mut fused);
+        let want = sums.add(&extra);
+        let mut zero_extra = fused;
+        single.sum_at_offsets_plus(1, 18, &Sliced::ZERO, &mut zero_extra);
+        for x in 0..80 {
+            assert_eq!(fused.at_least(x, all), want.at_least(x, all), "x {x}");
+            assert_eq!(zero_extra.at_least(x, all), sums.at_least(x, all), "x {x}");
+        }
         for c in &cells {
             let i = c.index() as i32;
             let at = |j: i32| {

@@ -105,6 +105,7 @@ impl MovePicker {
             zone: found.map(|t| t.zone),
             n,
             worst: None,
+            need: i64::MIN,
             lifted: None,
             sums: &mut sums,
             summed: 0,
@@ -169,6 +170,11 @@ struct ModelSink<'a> {
     n: usize,
     /// The `n`-th best key of the non-stoppers so far.
     worst: Option<u64>,
+    /// The hundredths a later non-stopper's bound must reach to beat `worst`: its score is
+    /// at most `hundredths / 100 + 1` (truncating `logit * OrderModel / 100` adds less than
+    /// 1), and it loses a tie, coming later. So it cannot reach the list below
+    /// `100 * score(worst)`.
+    need: i64,
     /// The piece being shifted: its cell, lift feature, lift penalty and whether lifting it
     /// meets the threat zone (shifts come piece by piece).
     lifted: Option<(Cell, u8, i32, bool)>,
@@ -194,17 +200,16 @@ impl ModelSink<'_> {
     /// `penalty`: the shift's lift feature and lift penalty; `h`: its history bonus).
     #[inline]
     fn cannot_reach(&self, pl: Placement, lift: Option<u8>, penalty: i32, h: i32) -> bool {
-        let Some(worst) = self.worst else {
+        if self.worst.is_none() {
             return false;
-        };
+        }
         let om = self.params.order_model;
         let cells: i32 = (pl.cells().iter())
             .map(|c| self.picker.cell_bound[c.index()])
             .sum();
         let logit = self.bound.fixed(pl, lift) + self.bound.contact(self.ctx, pl);
         let hundredths = cells + om * logit + 100 * (h - 16 * penalty);
-        // Truncating `logit * OrderModel / 100` adds less than 1.
-        sort_key(hundredths.div_euclid(100) + 1, self.moves.len()) > worst
+        (hundredths as i64) < self.need
     }
 
     /// The largest history bonus of the placements of `kind` in orientation `o`, and the
@@ -224,12 +229,7 @@ impl ModelSink<'_> {
         let i = kind.index() * 6 + o as usize;
         if self.summed & 1 << i == 0 {
             let [a, b] = kind.minor_offsets(o);
-            let cells = self.sliced.sum_at_offsets(a, b);
-            self.sums[i] = if self.puncts.bits == 0 {
-                cells
-            } else {
-                cells.add(self.puncts)
-            };
+            (self.sliced).sum_at_offsets_plus(a, b, self.puncts, &mut self.sums[i]);
             self.summed |= 1 << i;
         }
         &self.sums[i]
@@ -284,6 +284,12 @@ impl ModelSink<'_> {
         (lift, penalty, touches)
     }
 
+    fn set_worst(&mut self) {
+        let worst = *self.rest.peek().expect("the list is full");
+        self.worst = Some(worst);
+        self.need = 100 * key_score(worst) as i64;
+    }
+
     /// Keys move `m` (history bonus `h`; `penalty`: its lift penalty, 0 for a drop).
     fn describe(&mut self, m: Move, h: i32, penalty: i32, stopper: bool) {
         let om = self.params.order_model;
@@ -324,12 +330,12 @@ impl ModelSink<'_> {
             self.moves.push(m);
             self.rest.push(key);
             if self.rest.len() == self.n {
-                self.worst = self.rest.peek().copied();
+                self.set_worst();
             }
         } else if self.worst.is_some_and(|worst| key < worst) {
             self.moves.push(m);
             *self.rest.peek_mut().expect("the list is full") = key;
-            self.worst = self.rest.peek().copied();
+            self.set_worst();
         }
     }
 }
@@ -390,5 +396,105 @@ impl MoveSink for ModelSink<'_> {
             return;
         }
         self.describe(Move::Shift { from, to }, h, penalty, stopper);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::notation::parse_position;
+    use crate::rules::position::Variant;
+    use rand::{Rng, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// The lists by brute force: every legal move keyed by the picker's score plus the
+    /// model's logit, the stoppers (moves meeting the threat zone, or lifting a piece that
+    /// does) apart, the best `n` of the others.
+    fn full_scoring(
+        picker: &mut MovePicker,
+        pos: &Position,
+        n: usize,
+        params: &Params,
+        history: &[i32],
+    ) -> (Vec<Move>, Vec<Move>) {
+        let paths = picker.compute_weights(pos, params);
+        let found = threat_cached(pos, &mut TouchCache::default());
+        let ctx = Context::from_parts(pos, &[], paths, found.map(|t| (t.zone, t.decisive)));
+        let zone = found.map_or(CellSet::EMPTY, |t| t.zone);
+        let (mut stoppers, mut rest) = (Vec::new(), Vec::new());
+        for (i, m) in pos.legal_moves().into_iter().enumerate() {
+            let Some(pl) = m.placement() else { continue };
+            let lift_meets = match m {
+                Move::Shift { from, .. } => pos
+                    .top_piece(from)
+                    .is_some_and(|id| ctx.lift_of(pos, pos.piece(id).placement).1),
+                _ => false,
+            };
+            let stopper = lift_meets || pl.cells().iter().any(|&c| zone.contains(c));
+            let logit = ctx
+                .features(pos, m)
+                .map_or(0, |f| order_model::model().score(&f));
+            let s = picker.score(pos, m, params, history) + logit * params.order_model / 100;
+            let keyed = (sort_key(s, i), m);
+            if stopper {
+                stoppers.push(keyed);
+            } else {
+                rest.push(keyed);
+            }
+        }
+        stoppers.sort();
+        rest.sort();
+        rest.truncate(n);
+        let moves = |v: Vec<(u64, Move)>| v.into_iter().map(|(_, m)| m).collect();
+        (moves(stoppers), moves(rest))
+    }
+
+    /// The bounded lists (shape filter, per-move bound, heap) are exactly those of scoring
+    /// every move, with and without history, at several lengths, on the mid-game positions.
+    #[test]
+    fn bounded_lists_equal_full_scoring() {
+        let text = include_str!("../../../../tournaments/midgame.txt");
+        let positions: Vec<Position> = (text.lines())
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .map(|l| parse_position(l, Variant::Standard).expect("a mid-game position"))
+            .filter(|p| !p.is_finished() && p.hand_total(p.side_to_move()) > 1)
+            .collect();
+        assert!(positions.len() >= 100, "{}", positions.len());
+        let params = Params::default();
+        assert!(params.order_model > 0);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(34);
+        let mut picker = MovePicker::new(2);
+        let (mut with_stoppers, mut shifts) = (0, 0);
+        for (k, pos) in positions.iter().enumerate() {
+            let mut history = vec![0i32; 2 * PLACEMENT_SLOTS];
+            if k % 2 == 1 {
+                for h in history.iter_mut() {
+                    if rng.gen_bool(0.05) {
+                        *h = rng.gen_range(1..1 << 16);
+                    }
+                }
+            }
+            for n in [1, 6, 13, 32] {
+                picker.start(&history);
+                let mut out = Candidates::default();
+                let complete = picker.candidates_by_model(
+                    pos,
+                    n,
+                    usize::MAX,
+                    &params,
+                    &history,
+                    &mut TouchCache::default(),
+                    &mut out,
+                );
+                let (stoppers, rest) = full_scoring(&mut picker, pos, n, &params, &history);
+                assert_eq!(out.blockers, stoppers, "position {k}, n {n}");
+                assert_eq!(out.rest, rest, "position {k}, n {n}");
+                assert_eq!(complete, rest.len() < n);
+                with_stoppers += !stoppers.is_empty() as usize;
+                shifts += rest.iter().any(|m| matches!(m, Move::Shift { .. })) as usize;
+            }
+        }
+        // Both kinds of move and of list occur.
+        assert!(with_stoppers > 0 && shifts > 0, "{with_stoppers} {shifts}");
     }
 }
