@@ -353,20 +353,23 @@ mod tests {
     /// One axis's distance by a plain Dijkstra over the board (own dots free, empty 1, the
     /// opponent's `dear`), independent of the waves.
     fn axis_distance(own: CellSet, empty: CellSet, opp: CellSet, dear: u32, axis: Axis) -> u32 {
+        // Spaces in none of the three sets cannot be crossed.
         let cost = |c: Cell| {
             if own.contains(c) {
-                0
+                Some(0)
             } else if empty.contains(c) {
-                1
+                Some(1)
             } else if opp.contains(c) {
-                dear
+                Some(dear)
             } else {
-                1
+                None
             }
         };
         let (a, b) = axis.sides();
         let mut dist = vec![u32::MAX; GRID_LEN];
-        let mut todo: Vec<(u32, Cell)> = a.cells().into_iter().map(|c| (cost(c), c)).collect();
+        let mut todo: Vec<(u32, Cell)> = (a.cells().into_iter())
+            .filter_map(|c| Some((cost(c)?, c)))
+            .collect();
         while let Some(i) = (0..todo.len()).min_by_key(|&i| todo[i].0) {
             let (d, c) = todo.swap_remove(i);
             if d >= dist[c.index()] {
@@ -374,7 +377,9 @@ mod tests {
             }
             dist[c.index()] = d;
             for n in Dir::ALL.into_iter().filter_map(|dir| c.neighbour(dir)) {
-                todo.push((d + cost(n), n));
+                if let Some(k) = cost(n) {
+                    todo.push((d + k, n));
+                }
             }
         }
         b.cells()
@@ -382,6 +387,53 @@ mod tests {
             .map(|c| dist[c.index()])
             .min()
             .unwrap()
+            .min(MAX_DISTANCE + 1)
+    }
+
+    /// On random terrains, connected or walled off, the lockstep waves give the least of the
+    /// three axes' Dijkstra distances, or `limit + 1` when it lies beyond `limit`.
+    #[test]
+    fn distances_match_dijkstra_on_random_terrains() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
+        let all = crate::rules::geometry::board_cells();
+        let (mut walled, mut capped) = (0, 0);
+        for round in 0..400 {
+            let (mut own, mut empty, mut opp) = (CellSet::EMPTY, CellSet::EMPTY, CellSet::EMPTY);
+            // Some rounds have no dear spaces and few cheap ones: often no connection at all
+            // (spaces in none of the sets are walls).
+            let (p_own, p_opp) = if round % 3 == 0 {
+                (0.1, 0.0)
+            } else {
+                (0.15, 0.3)
+            };
+            let p_empty = if round % 3 == 0 { 0.45 } else { 0.5 };
+            for c in all {
+                let x: f64 = rng.gen();
+                if x < p_own {
+                    own.insert(c);
+                } else if x < p_own + p_opp {
+                    opp.insert(c);
+                } else if x < p_own + p_opp + p_empty {
+                    empty.insert(c);
+                }
+            }
+            let dear = rng.gen_range(1..=3);
+            let limit = rng.gen_range(0..30);
+            let want = (Axis::ALL.iter())
+                .map(|&axis| axis_distance(own, empty, opp, dear, axis))
+                .min()
+                .unwrap();
+            let got = distance_within(own, empty, opp, dear as i32, limit);
+            assert_eq!(
+                got,
+                if want <= limit { want } else { limit + 1 },
+                "round {round}"
+            );
+            walled += (got == limit + 1) as usize;
+            capped += (got <= limit) as usize;
+        }
+        assert!(walled > 20 && capped > 20, "{walled} {capped}");
     }
 
     #[test]
