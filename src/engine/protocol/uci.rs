@@ -218,13 +218,15 @@ impl InfoThrottle {
     }
 }
 
-/// Lines to print at once, held while a queued search has not started (the worker is still
-/// busy with the work queued before it, whose output must come first).
+/// Lines to print at once, held while a search queued before them has not started (the
+/// worker is still busy with the work queued before it, whose output must come first).
 #[derive(Default)]
 struct Held {
-    /// Searches queued and not yet started by the worker.
-    unstarted: usize,
-    lines: Vec<String>,
+    /// Searches queued so far, and of those the ones the worker has started.
+    queued: u64,
+    started: u64,
+    /// Each held line with the number of searches queued before it.
+    lines: Vec<(u64, String)>,
 }
 
 /// The [`Held`] lines, shared by the loop and the worker.
@@ -236,11 +238,12 @@ impl HeldLines {
         self.0.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Prints the line now, or holds it until the queued searches have started.
+    /// Prints the line now, or holds it until the searches queued before it have started.
     fn print(&self, out: &Output, line: &str) {
         let mut held = self.lock();
-        if held.unstarted > 0 {
-            held.lines.push(line.to_string());
+        if held.started < held.queued {
+            let after = held.queued;
+            held.lines.push((after, line.to_string()));
         } else {
             out.line(line);
         }
@@ -248,17 +251,22 @@ impl HeldLines {
 
     /// The loop queues a search (called before the worker can see it).
     fn search_queued(&self) {
-        self.lock().unstarted += 1;
+        self.lock().queued += 1;
     }
 
-    /// The worker starts a search: once none is left waiting, the held lines go out.
+    /// The worker starts a search: the lines that waited only for it (and the searches
+    /// before it) go out, in order. A line of a later command waits for its own searches.
     fn search_started(&self, out: &Output) {
         let mut held = self.lock();
-        held.unstarted = held.unstarted.saturating_sub(1);
-        if held.unstarted == 0 {
-            for line in std::mem::take(&mut held.lines) {
-                out.line(&line);
-            }
+        held.started += 1;
+        let started = held.started;
+        let ready = held
+            .lines
+            .iter()
+            .take_while(|(after, _)| *after <= started)
+            .count();
+        for (_, line) in held.lines.drain(..ready) {
+            out.line(&line);
         }
     }
 }

@@ -237,6 +237,21 @@ fn readyok_comes_after_the_bestmove_of_a_stopped_search() {
     assert!(lines[at - 1].starts_with("info depth "), "{out}");
 }
 
+/// A burst of commands: the error about the second `go` comes out before that search's
+/// `bestmove` (it used to wait until every queued search had started, after the answer).
+#[test]
+fn an_error_about_a_go_comes_before_its_bestmove() {
+    for _ in 0..5 {
+        let out =
+            session_output("go infinite\ngo wtime abc\ngo infinite\ngo infinite\nstop\nisready\n");
+        assert_eq!(out.matches("bestmove ").count(), 4, "{out}");
+        let error = out.find("info string error: wtime").expect(&out);
+        let second = out.match_indices("bestmove ").nth(1).expect(&out).0;
+        assert!(error < second, "{out}");
+        assert!(out.trim_end().ends_with("readyok"), "{out}");
+    }
+}
+
 #[test]
 fn one_bestmove_per_go_even_when_go_follows_go() {
     let out = session_output("go infinite\ngo infinite\ngo depth 1\nstop\nisready\n");
