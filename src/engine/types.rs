@@ -85,8 +85,9 @@ impl SearchControl {
     }
 }
 
-/// A mutex's guard, also after a panic elsewhere (the values here stay valid).
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+/// A mutex's guard, also after a panic elsewhere (the engine's shared values stay valid: a
+/// panic elsewhere must not silence the engine).
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use crate::engine::protocol::fmt;
 use crate::engine::protocol::session::SearchJob;
 use crate::engine::search::timeman::{allocate, kept_back};
-use crate::engine::types::{SearchControl, SearchInfo};
+use crate::engine::types::{lock, SearchControl, SearchInfo};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 
@@ -95,7 +95,7 @@ impl State {
 
 impl Answer {
     fn lock(&self) -> MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
+        lock(&self.state)
     }
 
     /// Runs `f` on the state unless the search was answered; whether it ran. The worker

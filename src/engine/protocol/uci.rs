@@ -32,7 +32,7 @@ use crate::engine::protocol::session::{Effect, SearchJob, Session, Work};
 use crate::engine::search::bench;
 use crate::engine::search::params::Params;
 use crate::engine::search::Searcher;
-use crate::engine::types::{Bound, SearchControl, SearchInfo, SearchResult};
+use crate::engine::types::{lock, Bound, SearchControl, SearchInfo, SearchResult};
 use crate::rules::moves::Move;
 use crate::rules::perft::perft;
 use crate::rules::position::{Position, Variant};
@@ -64,8 +64,7 @@ impl Output {
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, OutputInner> {
-        // A panic elsewhere while printing must not silence the engine.
-        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+        lock(&self.inner)
     }
 
     /// Prints one line (or several joined by newlines) and flushes. Other control characters
@@ -235,7 +234,7 @@ struct HeldLines(Arc<Mutex<Held>>);
 
 impl HeldLines {
     fn lock(&self) -> std::sync::MutexGuard<'_, Held> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner())
+        lock(&self.0)
     }
 
     /// Prints the line now, or holds it until the searches queued before it have started.
