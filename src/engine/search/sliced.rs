@@ -67,8 +67,9 @@ impl Sliced {
         s
     }
 
-    /// [`Sliced::sum_at_offsets`] plus `extra`, written into `out` in one pass (no
-    /// intermediate numbers to copy). The carry into each bit is at most 3: two planes.
+    /// For each cell `p`, the sum of the numbers at `p`, `p + a` and `p + b`, plus `extra`'s,
+    /// written into `out` in one pass (two carry-save steps per bit; the carry into each bit
+    /// is at most 3: two planes).
     /// Only `out`'s planes below its `bits` are meaningful afterwards.
     pub fn sum_at_offsets_plus(&self, a: i32, b: i32, extra: &Sliced, out: &mut Sliced) {
         let top = self.bits.max(extra.bits);
@@ -105,20 +106,11 @@ impl Sliced {
     }
 
     /// For each cell `p`, the sum of the numbers at `p`, `p + a` and `p + b` (the weight sums
-    /// of drops with minor offsets `a` and `b`): one carry-save step, then one addition.
+    /// of drops with minor offsets `a` and `b`).
     pub fn sum_at_offsets(&self, a: i32, b: i32) -> Sliced {
         let mut sum = Sliced::ZERO;
-        let mut carry = Sliced::ZERO;
-        for bit in 0..self.bits {
-            let x = self.planes[bit];
-            let (y, z) = (x.shifted_down(a), x.shifted_down(b));
-            let xy = x ^ y;
-            sum.planes[bit] = xy ^ z;
-            carry.planes[bit + 1] = (x & y) | (z & xy);
-        }
-        sum.bits = self.bits;
-        carry.bits = self.bits + 1;
-        sum.add(&carry)
+        self.sum_at_offsets_plus(a, b, &Sliced::ZERO, &mut sum);
+        sum
     }
 
     /// Cell-wise sum.
