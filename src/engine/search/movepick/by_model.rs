@@ -173,7 +173,7 @@ struct ModelSink<'a> {
     /// The hundredths a later non-stopper's bound must reach to beat `worst`: its score is
     /// at most `hundredths / 100 + 1` (truncating `logit * OrderModel / 100` adds less than
     /// 1), and it loses a tie, coming later. So it cannot reach the list below
-    /// `100 * score(worst)`.
+    /// `100 * score(worst)` (`i64::MIN` while the list is not full: every move may).
     need: i64,
     /// The piece being shifted: its cell, lift feature, lift penalty and whether lifting it
     /// meets the threat zone (shifts come piece by piece).
@@ -200,9 +200,6 @@ impl ModelSink<'_> {
     /// `penalty`: the shift's lift feature and lift penalty; `h`: its history bonus).
     #[inline]
     fn cannot_reach(&self, pl: Placement, lift: Option<u8>, penalty: i32, h: i32) -> bool {
-        if self.worst.is_none() {
-            return false;
-        }
         let om = self.params.order_model;
         let cells: i32 = (pl.cells().iter())
             .map(|c| self.picker.cell_bound[c.index()])
