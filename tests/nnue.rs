@@ -192,3 +192,78 @@ fn a_residual_network_adds_its_share_of_the_hand_evaluation() {
         pos.make(moves[rng.gen_range(0..moves.len())]);
     }
 }
+
+/// `train-net` reads its data in every sample format: the same positions written as text, JSON
+/// Lines and binary load into the same training and validation sets with the same targets.
+#[test]
+fn the_trainer_reads_every_sample_format_alike() {
+    use punct::referee::players::player::Score;
+    use punct::tune::data::{encode, header, Format, Sample};
+    use punct::tune::net_data::{load, TargetConfig};
+
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(41);
+    let mut samples = Vec::new();
+    for game in 1..=8u64 {
+        let mut pos = Position::new(Variant::Standard);
+        let result = ["1-0", "0-1", "1/2-1/2"][game as usize % 3];
+        while !pos.is_finished() && pos.ply() < 40 {
+            let moves = pos.legal_moves();
+            let best = moves[rng.gen_range(0..moves.len())];
+            if pos.ply() >= 4 {
+                samples.push(Sample {
+                    position: pos.to_string(),
+                    side: pos.side_to_move(),
+                    ply: pos.ply(),
+                    score: Some(match rng.gen_range(0..6) {
+                        0 => Score::Mate(
+                            rng.gen_range(1..=3) * if rng.gen_bool(0.5) { 1 } else { -1 },
+                        ),
+                        _ => Score::Cp(rng.gen_range(-900..900)),
+                    }),
+                    depth: Some(rng.gen_range(1..6)),
+                    result: result.to_string(),
+                    game,
+                    best: Some(best),
+                });
+            }
+            pos.make(best);
+        }
+    }
+    let dir = std::env::temp_dir().join(format!("punct-net-formats-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cfg = TargetConfig {
+        lambda: 0.3,
+        scale: 400.0,
+        valid: 0.25,
+    };
+    let mut loaded = Vec::new();
+    for (format, name) in [
+        (Format::Text, "d.txt"),
+        (Format::Jsonl, "d.jsonl"),
+        (Format::Bin, "d.bin"),
+    ] {
+        let mut bytes = header(format, Variant::Standard);
+        for s in &samples {
+            encode(format, s, &mut bytes).unwrap();
+        }
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let data = load(&[path], &cfg).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(data.unreadable, 0, "{name}");
+        loaded.push((name, data));
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    let (_, text) = &loaded[0];
+    assert_eq!(text.train.len() + text.valid.len(), samples.len());
+    assert!(!text.train.is_empty() && !text.valid.is_empty());
+    for (name, other) in &loaded[1..] {
+        for (a, b) in [(&text.train, &other.train), (&text.valid, &other.valid)] {
+            assert_eq!(a.len(), b.len(), "{name}");
+            for (x, y) in a.iter().zip(b.iter()) {
+                assert_eq!(x.snap, y.snap, "{name}");
+                assert_eq!(x.target, y.target, "{name}");
+                assert_eq!(x.hand_eval, y.hand_eval, "{name}");
+            }
+        }
+    }
+}

@@ -18,11 +18,11 @@ use crate::engine::search::nnue::features::{
 use crate::engine::search::params::Params;
 use crate::referee::openings::mix;
 use crate::referee::players::player::Score;
-use crate::referee::records::sample::read_samples;
 use crate::rules::cell::NUM_CELLS;
 use crate::rules::geometry::Cell;
 use crate::rules::notation::parse_position;
 use crate::rules::position::Variant;
+use crate::tune::data::read_samples;
 
 /// One training position.
 #[derive(Clone, Debug)]
@@ -56,7 +56,8 @@ pub fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// Reads sample files (text or JSON Lines, `punct-tune gen` / `punct-referee -sample`).
+/// Reads sample files of any format (text, JSON Lines or binary: `punct-tune gen`,
+/// `punct-referee -sample`, `punct-tune convert`).
 pub fn load(files: &[PathBuf], cfg: &TargetConfig) -> Result<NetData, String> {
     let params = Params::default();
     let mut data = NetData {
@@ -66,6 +67,7 @@ pub fn load(files: &[PathBuf], cfg: &TargetConfig) -> Result<NetData, String> {
     };
     for f in files {
         for s in read_samples(f)? {
+            let s = s?;
             let Ok(pos) = parse_position(&s.position, Variant::Standard) else {
                 data.unreadable += 1;
                 continue;
