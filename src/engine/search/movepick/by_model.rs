@@ -244,19 +244,13 @@ impl ModelSink<'_> {
         fixed: i32,
         bonus: i32,
     ) -> CellSet {
-        let Some(worst) = self.worst else {
-            return domain;
-        };
-        if domain.is_empty() {
+        if self.worst.is_none() || domain.is_empty() {
             return domain;
         }
-        // A later move is kept by `cannot_reach` only if its hundredths reach 100 * the worst
-        // score; they are at most quantum * (its quanta) + 3 * lowest + the fixed part.
+        // A later move is kept by `cannot_reach` only if its hundredths reach `need`; they
+        // are at most quantum * (its quanta) + 3 * lowest + the fixed part.
         let om = self.params.order_model as i64;
-        let need = 100 * key_score(worst) as i64
-            - 3 * self.lowest as i64
-            - om * fixed as i64
-            - 100 * bonus as i64;
+        let need = self.need - 3 * self.lowest as i64 - om * fixed as i64 - 100 * bonus as i64;
         let q = self.quantum as i64;
         let quanta = need.div_euclid(q) + (need.rem_euclid(q) != 0) as i64;
         let quanta = quanta.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
