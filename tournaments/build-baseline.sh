@@ -4,6 +4,7 @@
 #
 #   tournaments/build-baseline.sh                # v0.1.0: the engine before issue 8
 #   tournaments/build-baseline.sh v0.2.0         # v0.2.0: the engine of the strength work
+#   tournaments/build-baseline.sh v0.3.0         # v0.3.0: the learned ordering and network
 #   tournaments/build-baseline.sh TAG [COMMIT]   # another version (a tag, or any commit as TAG)
 #
 # The source is taken from git (the tag, or the commit when the tag is missing, as in a clone
@@ -21,6 +22,8 @@ else
   case "$VERSION" in
     v0.1.0) COMMIT=a858526531ae75c826a2f3e7d5f873216c239d95 ;;
     v0.2.0) COMMIT=eb025a1aae8b1a7b34c7265f5952c337a45d4b81 ;;
+    # The engine of v0.3.0; the tag sits on the release commit after it (changelog only).
+    v0.3.0) COMMIT=6d48bb6bb05bcc1a31c7473a5fb5ea87aa6c7657 ;;
     *) COMMIT= ;;
   esac
 fi
