@@ -15,10 +15,12 @@ use std::time::Duration;
 use crossbeam_channel::RecvTimeoutError;
 use serde_json::{json, Value};
 
-use crate::gui::app::{legal_json, lock, Shared};
+use crate::gui::actions::NO_DRAW_BY_AGREEMENT;
+use crate::gui::app::{lock, Shared};
 use crate::gui::assets;
 use crate::gui::http::{json_error, Outcome, Request, Response, COMMON_HEADERS};
 use crate::gui::records;
+use crate::gui::state::legal_json;
 use crate::rules::notation::parse_cell;
 use crate::rules::piece::Kind;
 
@@ -90,10 +92,14 @@ pub fn handle(req: Request, stream: &mut TcpStream, ctx: &Ctx) -> Outcome {
     };
     let r = match (req.method.as_str(), req.path()) {
         ("GET", "/") | ("GET", "/index.html") => {
-            return page("text/html; charset=utf-8", assets::INDEX)
+            return page("text/html; charset=utf-8", &assets::served("index.html"))
         }
-        ("GET", "/app.js") => return page("text/javascript; charset=utf-8", assets::APP_JS),
-        ("GET", "/style.css") => return page("text/css; charset=utf-8", assets::STYLE),
+        ("GET", "/app.js") => {
+            return page("text/javascript; charset=utf-8", &assets::served("app.js"))
+        }
+        ("GET", "/style.css") => {
+            return page("text/css; charset=utf-8", &assets::served("style.css"))
+        }
         ("GET", "/api/events") => return event_stream(stream, ctx),
         ("GET", "/api/state") => json_response(200, &lock(&ctx.app).state_json()),
         ("GET", "/api/board.svg") => {
@@ -169,6 +175,9 @@ fn post(ctx: &Ctx, path: &str, body: &Value) -> Result<(), (u16, String)> {
             Ok(())
         }
         "/api/undo" => app.act_undo().map_err(|e| (409, e)),
+        "/api/resign" => app.act_resign(body).map_err(|e| (409, e)),
+        "/api/abort" => app.act_abort().map_err(|e| (409, e)),
+        "/api/draw" => Err((409, NO_DRAW_BY_AGREEMENT.to_string())),
         "/api/analysis" => app.act_analysis(body).map_err(bad),
         "/api/pause" => {
             let p = body

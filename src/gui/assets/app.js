@@ -772,4 +772,3 @@ function connect() {
   es.onerror = () => { $('status-text').textContent = 'connection to punct-gui lost; retrying…'; };
 }
 
-setup();

@@ -1,0 +1,1 @@
+// punct-gui page: what a player expects around the board.

@@ -1,0 +1,1 @@
+// punct-gui page: the game review (graph, marks, better moves).
