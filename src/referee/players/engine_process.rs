@@ -59,7 +59,7 @@ pub struct EngineProcess {
     child: Child,
     pgid: i32,
     stdin: Option<ChildStdin>,
-    lines: Receiver<Line>,
+    lines: LineQueue,
     slot: Option<usize>,
     write_timeout: Duration,
     /// When the engine's own exit was seen.
@@ -136,7 +136,7 @@ impl EngineProcess {
             child,
             pgid,
             stdin,
-            lines: rx,
+            lines: LineQueue::new(rx),
             slot,
             write_timeout: WRITE_TIMEOUT,
             exited: None,
@@ -202,21 +202,22 @@ impl EngineProcess {
     }
 
     /// The next line, or a fault when `deadline` passes or the engine is gone. A line read after
-    /// the deadline is a timeout, so a flood of output cannot put a forfeit off.
+    /// the deadline is a timeout, so a flood of output cannot put a forfeit off; that line is kept
+    /// for the next read (no line is ever lost: the GUI polls with short deadlines).
     pub fn recv(&mut self, deadline: Instant) -> Result<Line, IoFault> {
         loop {
             let now = Instant::now();
             let slice = deadline.min(now + EXIT_POLL);
-            match self.lines.recv_deadline(slice) {
-                Ok((at, _)) if at > deadline => return Err(IoFault::Timeout),
-                Ok(l) => {
+            match self.lines.take(slice, deadline) {
+                Take::Late => return Err(IoFault::Timeout),
+                Take::Line(l) => {
                     if self.exited.is_some_and(|t| t.elapsed() > EXIT_GRACE) {
                         return Err(IoFault::Disconnected);
                     }
                     return Ok(l);
                 }
-                Err(RecvTimeoutError::Disconnected) => return Err(IoFault::Disconnected),
-                Err(RecvTimeoutError::Timeout) => {
+                Take::Closed => return Err(IoFault::Disconnected),
+                Take::Empty => {
                     if Instant::now() >= deadline {
                         return Err(IoFault::Timeout);
                     }
@@ -256,9 +257,10 @@ impl EngineProcess {
         self.stdin = None;
     }
 
-    /// Drops output already read (e.g. a late `bestmove` after a timeout).
+    /// Drops output already read, on purpose (stale lines before a new `go`, e.g. a late
+    /// `bestmove` after a timeout), the line kept by a late read too.
     pub fn drain(&mut self) {
-        while self.lines.try_recv().is_ok() {}
+        self.lines.clear();
     }
 
     /// True while the process has not exited.
@@ -301,6 +303,55 @@ impl Drop for EngineProcess {
     }
 }
 
+/// The lines of the reader thread, with room for one held back: a read that takes a line
+/// stamped after its deadline keeps it for the next read.
+struct LineQueue {
+    rx: Receiver<Line>,
+    held: Option<Line>,
+}
+
+/// What one look at the queue gives.
+#[derive(Debug, PartialEq)]
+enum Take {
+    Line(Line),
+    /// A line came, read after the deadline: it is kept for the next read.
+    Late,
+    /// Nothing by the time given.
+    Empty,
+    /// The reader thread ended (end of the engine's output).
+    Closed,
+}
+
+impl LineQueue {
+    fn new(rx: Receiver<Line>) -> LineQueue {
+        LineQueue { rx, held: None }
+    }
+
+    /// The next line if one is there by `until`; [`Take::Late`] when it was read after
+    /// `deadline`.
+    fn take(&mut self, until: Instant, deadline: Instant) -> Take {
+        let next = match self.held.take() {
+            Some(l) => Ok(l),
+            None => self.rx.recv_deadline(until),
+        };
+        match next {
+            Ok(l) if l.0 > deadline => {
+                self.held = Some(l);
+                Take::Late
+            }
+            Ok(l) => Take::Line(l),
+            Err(RecvTimeoutError::Timeout) => Take::Empty,
+            Err(RecvTimeoutError::Disconnected) => Take::Closed,
+        }
+    }
+
+    /// Drops every line read so far.
+    fn clear(&mut self) {
+        self.held = None;
+        while self.rx.try_recv().is_ok() {}
+    }
+}
+
 /// One line without its end, decoded lossily; None at end of file or on a read error.
 fn read_line_capped<R: Read>(r: &mut BufReader<R>, buf: &mut Vec<u8>) -> Option<String> {
     buf.clear();
@@ -332,6 +383,41 @@ fn read_line_capped<R: Read>(r: &mut BufReader<R>, buf: &mut Vec<u8>) -> Option<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A line stamped after a read's deadline (it arrived as the read gave up, e.g. at the end
+    /// of the GUI's 8 ms poll) is a timeout for that read and the answer of the next one.
+    #[test]
+    fn a_late_line_is_kept_for_the_next_read() {
+        let (tx, rx) = crossbeam_channel::bounded(LINE_QUEUE);
+        let mut q = LineQueue::new(rx);
+        let t0 = Instant::now();
+        for i in 0..300u32 {
+            let deadline = t0 + Duration::from_millis(u64::from(i));
+            let late = deadline + Duration::from_nanos(1);
+            tx.send((late, format!("bestmove {i}"))).unwrap();
+            assert_eq!(q.take(deadline, deadline), Take::Late, "read {i}");
+            // Still late for the same deadline, and nothing else is taken meanwhile.
+            tx.send((late, format!("info {i}"))).unwrap();
+            assert_eq!(q.take(deadline, deadline), Take::Late, "read {i} again");
+            let next = late + Duration::from_millis(8);
+            assert_eq!(
+                q.take(next, next),
+                Take::Line((late, format!("bestmove {i}")))
+            );
+            assert_eq!(q.take(next, next), Take::Line((late, format!("info {i}"))));
+            assert_eq!(q.take(t0, t0), Take::Empty);
+        }
+        // A line on time is taken at once; clear drops the held line too.
+        tx.send((t0, "readyok".into())).unwrap();
+        assert_eq!(q.take(t0, t0), Take::Line((t0, "readyok".into())));
+        tx.send((t0 + Duration::from_secs(1), "late".into()))
+            .unwrap();
+        assert_eq!(q.take(t0, t0), Take::Late);
+        q.clear();
+        assert_eq!(q.take(t0, t0 + Duration::from_secs(2)), Take::Empty);
+        drop(tx);
+        assert_eq!(q.take(t0, t0), Take::Closed);
+    }
 
     #[test]
     fn lines_are_capped_trimmed_and_decoded_lossily() {
