@@ -1,8 +1,12 @@
-//! The game on the GUI's board: a start position, the moves played, a cursor for browsing, who
-//! plays each side and the clocks. Pure state: no engines, no HTTP.
+//! The game on the GUI's board: a start position, the moves played, who plays each side, the
+//! clocks and how the game ended; and, apart from all that, the ply the board shows (the
+//! cursor). Play always happens at the end of the move list: browsing only moves the cursor
+//! and changes nothing of the game (clocks, whose turn it is). Pure state: no engines, no HTTP.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use crate::gui::clock::Clocks;
+pub use crate::gui::clock::TimeSetting;
 use crate::rules::moves::Move;
 use crate::rules::notation::{parse_move, parse_position, position_to_string};
 use crate::rules::piece::Colour;
@@ -16,26 +20,6 @@ pub enum Seat {
     Engine(usize),
 }
 
-/// How much time an engine gets.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum TimeSetting {
-    /// A fixed time per move, in milliseconds.
-    MoveTime(u64),
-    /// A clock for each side: base and increment in milliseconds.
-    Clock { base: u64, inc: u64 },
-}
-
-impl TimeSetting {
-    pub fn text(self) -> String {
-        match self {
-            TimeSetting::MoveTime(ms) => format!("{:.3}s/move", ms as f64 / 1000.0),
-            TimeSetting::Clock { base, inc } => {
-                format!("{}+{}", base as f64 / 1000.0, inc as f64 / 1000.0)
-            }
-        }
-    }
-}
-
 /// What is known about how a move was made, for the PGN record.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MoveNote {
@@ -44,11 +28,23 @@ pub struct MoveNote {
     /// The engine's last score (its own point of view) and depth.
     pub score: Option<crate::referee::players::player::Score>,
     pub depth: Option<u32>,
+    /// Who played it ("Human", an engine's name, or a loaded record's player).
+    pub by: String,
+    /// Both clocks right after the move (with a clock), so that undo can give them back.
+    pub clocks: Option<[u64; 2]>,
 }
 
-/// A game lost on the clock (the rules know nothing about clocks).
+/// A game ended by something other than the rules (which know nothing about clocks and
+/// players).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct TimeLoss(pub Colour);
+pub enum Ending {
+    /// This side's clock fell.
+    Time(Colour),
+    /// This side resigned.
+    Resigned(Colour),
+    /// Stopped before both sides had moved: no result.
+    Aborted,
+}
 
 pub struct Game {
     variant: Variant,
@@ -56,21 +52,21 @@ pub struct Game {
     moves: Vec<Move>,
     /// One note per move.
     notes: Vec<MoveNote>,
-    /// Moves shown: the board is the position after `moves[..cursor]`.
+    /// The ply shown: the board is the position after `moves[..cursor]`. A view only.
     cursor: usize,
     pub seats: [Seat; 2],
     pub time: TimeSetting,
-    /// Remaining clock per side, in milliseconds (with a clock).
-    clocks: [u64; 2],
-    /// When the side to move started thinking (at the end of the move list only).
-    turn_started: Instant,
-    pub time_loss: Option<TimeLoss>,
-    /// Names for the PGN tags.
+    clocks: Clocks,
+    /// The clocks at the start position.
+    start_clocks: [u64; 2],
+    pub ended: Option<Ending>,
+    /// Who sits on each side now, as the hands show it (a loaded record: its players).
     pub names: [String; 2],
 }
 
 impl Game {
     pub fn new(variant: Variant) -> Game {
+        let time = TimeSetting::MoveTime(1000);
         Game {
             variant,
             start: Position::new(variant),
@@ -78,10 +74,10 @@ impl Game {
             notes: Vec::new(),
             cursor: 0,
             seats: [Seat::Human, Seat::Engine(0)],
-            time: TimeSetting::MoveTime(1000),
-            clocks: [0; 2],
-            turn_started: Instant::now(),
-            time_loss: None,
+            time,
+            clocks: Clocks::new(time),
+            start_clocks: Clocks::start_values(time),
+            ended: None,
             names: ["White".into(), "Black".into()],
         }
     }
@@ -97,15 +93,24 @@ impl Game {
         self.moves.clear();
         self.notes.clear();
         self.cursor = 0;
-        self.time_loss = None;
+        self.ended = None;
         self.reset_clocks();
     }
 
+    /// Both clocks to the base time from the current position on (a new time setting, or
+    /// playing on from a position).
     pub fn reset_clocks(&mut self) {
-        if let TimeSetting::Clock { base, .. } = self.time {
-            self.clocks = [base; 2];
+        self.clocks.reset(self.time);
+        self.start_clocks = self.clocks.remaining();
+        let now = self.start_clocks;
+        for n in &mut self.notes {
+            n.clocks = matches!(self.time, TimeSetting::Clock { .. }).then_some(now);
         }
-        self.turn_started = Instant::now();
+    }
+
+    /// Holds the clock (play paused) or lets it run again.
+    pub fn hold_clock(&mut self, on: bool) {
+        self.clocks.hold(on);
     }
 
     pub fn start_position(&self) -> &Position {
@@ -136,8 +141,8 @@ impl Game {
     pub fn truncate(&mut self) {
         self.moves.truncate(self.cursor);
         self.notes.truncate(self.cursor);
-        self.time_loss = None;
-        self.turn_started = Instant::now();
+        self.ended = None;
+        self.clocks.restore(self.clocks_at(self.cursor));
     }
 
     pub fn cursor(&self) -> usize {
@@ -163,47 +168,95 @@ impl Game {
         self.position_after(self.cursor)
     }
 
+    /// The position of the game (after every move), where play happens.
+    pub fn current(&self) -> Position {
+        self.position_after(self.moves.len())
+    }
+
+    /// The side to move in the game (not on the board shown).
+    pub fn game_side(&self) -> Colour {
+        self.current().side_to_move()
+    }
+
+    /// Which side played move `i` (0-based).
+    pub fn mover_of(&self, i: usize) -> Colour {
+        let first = self.start.side_to_move();
+        if i.is_multiple_of(2) {
+            first
+        } else {
+            !first
+        }
+    }
+
     /// The move that led to the shown position.
     pub fn last_shown_move(&self) -> Option<Move> {
         self.cursor.checked_sub(1).map(|i| self.moves[i])
     }
 
-    /// Whether the game has ended (by the rules or on time) at the end of the list.
+    /// Whether the game has ended (by the rules, on time, by resignation or abort).
     pub fn finished(&self) -> bool {
-        self.time_loss.is_some() || self.position_after(self.moves.len()).is_finished()
+        self.ended.is_some() || self.current().is_finished()
     }
 
-    /// Plays `mv` at the cursor; moves after the cursor are dropped (a new line). Clocks run
-    /// only when playing at the end.
-    pub fn play(&mut self, mv: Move) -> Result<(), String> {
-        if self.time_loss.is_some() && self.at_end() {
-            return Err("the game is over: a side lost on time".into());
+    /// The side lost on time, if one did.
+    pub fn time_loss(&self) -> Option<Colour> {
+        match self.ended {
+            Some(Ending::Time(c)) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// Plays `mv` by `by` on the board shown: at the end of the list the move of the game
+    /// (its clock charged), on an earlier position a new line (the later moves are dropped and
+    /// the clocks are as they were at that position). The board then shows the new move.
+    pub fn play(&mut self, mv: Move, by: &str) -> Result<(), String> {
+        if self.at_end() {
+            return self.play_at_end(mv, by);
         }
         let mut pos = self.shown();
-        let mover = pos.side_to_move();
         pos.play(mv).map_err(|e| e.to_string())?;
-        let ms = self.turn_started.elapsed().as_secs_f64() * 1000.0;
-        if self.at_end() {
-            self.charge_clock(mover);
-        } else {
-            self.time_loss = None;
-        }
-        self.moves.truncate(self.cursor);
-        self.notes.truncate(self.cursor);
-        self.moves.push(mv);
-        self.notes.push(MoveNote {
-            ms,
-            ..MoveNote::default()
-        });
+        self.truncate();
+        self.push(mv, by, 0.0);
         self.cursor = self.moves.len();
-        self.turn_started = Instant::now();
         Ok(())
     }
 
+    /// Plays `mv` by `by` at the end of the list, whatever the board shows; the board follows
+    /// the game only when it showed the end.
+    pub fn play_at_end(&mut self, mv: Move, by: &str) -> Result<(), String> {
+        if let Some(e) = self.ended {
+            return Err(format!("the game is over: {}", ending_text(e)));
+        }
+        let mut pos = self.current();
+        let mover = pos.side_to_move();
+        pos.play(mv).map_err(|e| e.to_string())?;
+        let follow = self.at_end();
+        let used = self
+            .clocks
+            .charge(self.time, mover.index(), self.clock_started());
+        self.push(mv, by, used.as_secs_f64() * 1000.0);
+        if follow {
+            self.cursor = self.moves.len();
+        }
+        Ok(())
+    }
+
+    fn push(&mut self, mv: Move, by: &str, ms: f64) {
+        self.moves.push(mv);
+        let clocks =
+            matches!(self.time, TimeSetting::Clock { .. }).then_some(self.clocks.remaining());
+        self.notes.push(MoveNote {
+            ms,
+            by: by.to_string(),
+            clocks,
+            ..MoveNote::default()
+        });
+    }
+
     /// Plays a move given as text, with the parser's or the rules library's reason on error.
-    pub fn play_text(&mut self, text: &str) -> Result<Move, String> {
+    pub fn play_text(&mut self, text: &str, by: &str) -> Result<Move, String> {
         let mv = parse_move(text.trim()).map_err(|e| format!("'{}': {e}", text.trim()))?;
-        self.play(mv)?;
+        self.play(mv, by)?;
         Ok(mv)
     }
 
@@ -212,16 +265,20 @@ impl Game {
         !self.moves.is_empty()
     }
 
-    fn charge_clock(&mut self, mover: Colour) {
-        if let TimeSetting::Clock { inc, .. } = self.time {
-            let used = if self.clock_started() {
-                self.turn_started.elapsed().as_millis() as u64
-            } else {
-                0
-            };
-            let c = &mut self.clocks[mover.index()];
-            *c = c.saturating_sub(used) + inc;
-        }
+    /// Whose clock runs now, whatever the board shows: none before the first move, after
+    /// the end, with a time per move, or while play is paused.
+    pub fn clock_running(&self) -> Option<Colour> {
+        let clock = matches!(self.time, TimeSetting::Clock { .. });
+        (clock && self.clock_started() && !self.finished() && !self.clocks.held())
+            .then(|| self.game_side())
+    }
+
+    /// The clocks at the position after `n` moves (as they were when it was reached).
+    pub fn clocks_at(&self, n: usize) -> [u64; 2] {
+        n.checked_sub(1)
+            .and_then(|i| self.notes.get(i))
+            .and_then(|note| note.clocks)
+            .unwrap_or(self.start_clocks)
     }
 
     /// Clocks as they stand now (the running one counted down), in milliseconds.
@@ -229,30 +286,43 @@ impl Game {
         let TimeSetting::Clock { .. } = self.time else {
             return None;
         };
-        let mut c = self.clocks;
-        if let Some(TimeLoss(loser)) = self.time_loss {
-            c[loser.index()] = 0;
-        } else if self.at_end() && !self.finished() && self.clock_started() {
-            let side = self.shown().side_to_move().index();
-            c[side] = c[side].saturating_sub(self.turn_started.elapsed().as_millis() as u64);
-        }
-        Some(c)
+        Some(self.clocks.now(self.clock_running().map(Colour::index)))
     }
 
     /// Checks the running clock; returns true when a side has just lost on time.
     pub fn check_flag(&mut self) -> bool {
-        if self.time_loss.is_some() || !self.at_end() || self.finished() {
+        let Some(side) = self.clock_running() else {
             return false;
-        }
-        if let Some(c) = self.clocks_now() {
-            let side = self.shown().side_to_move();
-            if c[side.index()] == 0 && self.clock_started() {
-                self.time_loss = Some(TimeLoss(side));
-                self.clocks[side.index()] = 0;
-                return true;
-            }
+        };
+        if self.clocks_now().is_some_and(|c| c[side.index()] == 0) {
+            self.ended = Some(Ending::Time(side));
+            self.clocks.flag(side.index());
+            return true;
         }
         false
+    }
+
+    /// Ends the game by resignation or abort (refused when it is over already).
+    pub fn end(&mut self, e: Ending) -> Result<(), String> {
+        if let Some(old) = self.ended {
+            return Err(format!("the game is over: {}", ending_text(old)));
+        }
+        if let Some(o) = self.current().outcome() {
+            return Err(format!("the game is over: {o}"));
+        }
+        if e == Ending::Aborted && self.moves.len() >= 2 {
+            return Err(format!(
+                "only a game with fewer than 2 moves can be aborted ({} played): resign instead",
+                self.moves.len()
+            ));
+        }
+        // The running turn's time is charged.
+        if let Some(side) = self.clock_running() {
+            let left = self.clocks.now(Some(side.index()));
+            self.clocks.restore(left);
+        }
+        self.ended = Some(e);
+        Ok(())
     }
 
     /// The `go` command for an engine to move now.
@@ -271,43 +341,49 @@ impl Game {
         match self.time {
             TimeSetting::MoveTime(ms) => Duration::from_millis(ms),
             TimeSetting::Clock { .. } => {
-                let side = self.shown().side_to_move().index();
+                let side = self.game_side().index();
                 Duration::from_millis(self.clocks_now().unwrap_or([0; 2])[side])
             }
         }
     }
 
-    /// Moves the cursor (clamped to the list).
+    /// Moves the cursor (clamped to the list): the view only, the game is not touched.
     pub fn go_to(&mut self, n: usize) {
         self.cursor = n.min(self.moves.len());
-        if self.at_end() {
-            self.turn_started = Instant::now();
-        }
     }
 
-    /// Takes back the last move (the list is cut at the end).
-    pub fn undo(&mut self) -> bool {
+    /// Takes back the last move (the list is cut at the end). A loss on time is taken back
+    /// with it and the clocks are given back what they had at the position returned to; a
+    /// resignation or an abort is not taken back (start a new game or play on from a move).
+    pub fn undo(&mut self) -> Result<(), String> {
+        if let Some(e @ (Ending::Resigned(_) | Ending::Aborted)) = self.ended {
+            return Err(format!(
+                "the game is over ({}): start a new game or play on from a move",
+                ending_text(e)
+            ));
+        }
         if self.moves.pop().is_none() {
-            return false;
+            return Err("no move to take back".into());
         }
         self.notes.pop();
         self.cursor = self.moves.len();
-        self.time_loss = None;
-        self.turn_started = Instant::now();
-        true
+        self.ended = None;
+        self.clocks.restore(self.clocks_at(self.moves.len()));
+        Ok(())
     }
 
-    /// The `position ...` command for the shown position: the start and the moves to the cursor.
-    pub fn position_command(&self) -> String {
+    /// The `position ...` command for the position after `n` moves.
+    pub fn position_command(&self, n: usize) -> String {
         let start = position_to_string(&self.start);
         let mut s = if start == "- w 0" {
             "position startpos".to_string()
         } else {
             format!("position fen {start}")
         };
-        if self.cursor > 0 {
+        let n = n.min(self.moves.len());
+        if n > 0 {
             s.push_str(" moves");
-            for m in &self.moves[..self.cursor] {
+            for m in &self.moves[..n] {
                 s.push(' ');
                 s.push_str(&m.to_string());
             }
@@ -324,8 +400,9 @@ impl Game {
             .join(" ")
     }
 
-    /// Replaces the game by a start position and moves, checking each move.
-    pub fn load(&mut self, start: Position, moves: &[String]) -> Result<(), String> {
+    /// Replaces the game by a start position and moves, checking each move; `by` names who
+    /// played White's and Black's moves.
+    pub fn load(&mut self, start: Position, moves: &[String], by: [&str; 2]) -> Result<(), String> {
         let mut pos = start.clone();
         let mut parsed = Vec::with_capacity(moves.len());
         for (i, t) in moves.iter().enumerate() {
@@ -334,10 +411,42 @@ impl Game {
             parsed.push(mv);
         }
         self.reset(start);
-        self.notes = vec![MoveNote::default(); parsed.len()];
         self.moves = parsed;
+        self.notes = (0..self.moves.len())
+            .map(|i| MoveNote {
+                by: by[self.mover_of(i).index()].to_string(),
+                clocks: matches!(self.time, TimeSetting::Clock { .. }).then_some(self.start_clocks),
+                ..MoveNote::default()
+            })
+            .collect();
         self.cursor = self.moves.len();
         Ok(())
+    }
+
+    /// Who played a side's moves, for the PGN tags: each player once, in order ("Human /
+    /// punct" when the human took over from the engine); `seat` (who sits there now) when the
+    /// side has not moved.
+    pub fn players(&self, side: Colour, seat: &str) -> String {
+        let mut names: Vec<&str> = Vec::new();
+        for (i, n) in self.notes.iter().enumerate() {
+            if self.mover_of(i) == side && !n.by.is_empty() && !names.contains(&n.by.as_str()) {
+                names.push(&n.by);
+            }
+        }
+        if names.is_empty() {
+            seat.to_string()
+        } else {
+            names.join(" / ")
+        }
+    }
+}
+
+/// A sentence for an ending.
+pub fn ending_text(e: Ending) -> String {
+    match e {
+        Ending::Time(c) => format!("{} lost on time", c.name()),
+        Ending::Resigned(c) => format!("{} resigned", c.name()),
+        Ending::Aborted => "aborted".into(),
     }
 }
 
@@ -353,24 +462,29 @@ mod tests {
     #[test]
     fn play_browse_branch_and_undo() {
         let mut g = Game::new(Variant::Standard);
-        g.play_text("c5c6d6").unwrap();
-        g.play_text("f5f6f7").unwrap();
+        g.play_text("c5c6d6", "Human").unwrap();
+        g.play_text("f5f6f7", "Human").unwrap();
         assert_eq!(
-            g.position_command(),
+            g.position_command(2),
             "position startpos moves c5c6d6 f5f6f7"
         );
         g.go_to(1);
         assert!(!g.at_end());
-        assert_eq!(g.position_command(), "position startpos moves c5c6d6");
-        // Playing while browsing starts a new line.
-        g.play_text("m5m6n6").unwrap();
+        assert_eq!(g.position_command(1), "position startpos moves c5c6d6");
+        assert_eq!(g.game_side(), Colour::White);
+        // A move of the game while browsing: the view stays.
+        g.play_at_end("m5m6n6".parse().unwrap(), "punct").unwrap();
+        assert_eq!(g.cursor(), 1);
+        assert_eq!(g.moves().len(), 3);
+        // Playing on the board shown starts a new line.
+        g.play_text("m5m6n6", "Human").unwrap();
         assert_eq!(g.move_list_text(), "c5c6d6 m5m6n6");
-        assert!(g.undo());
+        assert!(g.undo().is_ok());
         assert_eq!(g.move_list_text(), "c5c6d6");
         // The rules library's reason comes back.
-        let e = g.play_text("i9i10j10").unwrap_err();
+        let e = g.play_text("i9i10j10", "Human").unwrap_err();
         assert!(e.contains("central hexagon"), "{e}");
-        let e = g.play_text("zz").unwrap_err();
+        let e = g.play_text("zz", "Human").unwrap_err();
         assert!(e.contains("'zz'"), "{e}");
     }
 
@@ -383,15 +497,72 @@ mod tests {
         // The clock does not run before the first move.
         std::thread::sleep(Duration::from_millis(40));
         assert!(!g.check_flag());
-        g.play_text("c5c6d6").unwrap();
+        g.play_text("c5c6d6", "Human").unwrap();
         assert!(!g.check_flag());
+        // Browsing does not stop it.
+        g.go_to(0);
         std::thread::sleep(Duration::from_millis(40));
         assert!(g.check_flag());
-        assert_eq!(g.time_loss, Some(TimeLoss(Colour::Black)));
+        assert_eq!(g.ended, Some(Ending::Time(Colour::Black)));
         assert!(g.finished());
         // The loser's clock shows 0.
         assert_eq!(g.clocks_now(), Some([30, 0]));
-        assert!(g.play_text("f5f6f7").is_err());
+        g.go_to(1);
+        assert!(g.play_text("f5f6f7", "Human").is_err());
+        // Undo gives back the clocks of the position returned to.
+        g.undo().unwrap();
+        assert_eq!(g.ended, None);
+        assert_eq!(g.clocks_now(), Some([30, 30]));
+    }
+
+    #[test]
+    fn browsing_keeps_the_turn_running() {
+        let mut g = Game::new(Variant::Standard);
+        g.time = TimeSetting::Clock {
+            base: 60_000,
+            inc: 0,
+        };
+        g.reset(Position::new(Variant::Standard));
+        g.play_text("c5c6d6", "Human").unwrap();
+        std::thread::sleep(Duration::from_millis(30));
+        g.go_to(0);
+        std::thread::sleep(Duration::from_millis(30));
+        g.go_to(1);
+        assert_eq!(g.clock_running(), Some(Colour::Black));
+        g.play_text("f5f6f7", "Human").unwrap();
+        assert!(g.notes()[1].ms >= 60.0, "{:?}", g.notes()[1]);
+        assert!(g.clocks_now().unwrap()[1] <= 60_000 - 60);
+        // A pause holds the clock.
+        g.hold_clock(true);
+        assert_eq!(g.clock_running(), None);
+        g.hold_clock(false);
+        assert_eq!(g.clock_running(), Some(Colour::White));
+    }
+
+    #[test]
+    fn resign_abort_and_who_played() {
+        let mut g = Game::new(Variant::Standard);
+        g.play_text("c5c6d6", "Human").unwrap();
+        assert!(g.end(Ending::Aborted).is_ok());
+        assert!(g.end(Ending::Resigned(Colour::White)).is_err());
+        assert!(g.undo().is_err());
+        g.reset(Position::new(Variant::Standard));
+        g.play_text("c5c6d6", "Human").unwrap();
+        g.play_at_end("f5f6f7".parse().unwrap(), "punct").unwrap();
+        assert!(g.end(Ending::Aborted).unwrap_err().contains("fewer than 2"));
+        g.play_at_end("m5m6n6".parse().unwrap(), "punct").unwrap();
+        assert_eq!(g.players(Colour::White, "x"), "Human / punct");
+        assert_eq!(g.players(Colour::Black, "x"), "punct");
+        g.end(Ending::Resigned(Colour::Black)).unwrap();
+        assert!(g.finished());
+        assert!(g.play_at_end("f8g8g9".parse().unwrap(), "punct").is_err());
+        let mut h = Game::new(Variant::Standard);
+        assert_eq!(h.players(Colour::Black, "punct"), "punct");
+        let start = read_position("startpos", Variant::Standard).unwrap();
+        h.load(start, &["c5c6d6".into(), "f5f6f7".into()], ["a", "b"])
+            .unwrap();
+        assert_eq!(h.players(Colour::White, "Human"), "a");
+        assert_eq!(h.players(Colour::Black, "Human"), "b");
     }
 
     #[test]
@@ -399,10 +570,10 @@ mod tests {
         let mut g = Game::new(Variant::Standard);
         let start = read_position("startpos", Variant::Standard).unwrap();
         let e = g
-            .load(start.clone(), &["c5c6d6".into(), "c5c6d6".into()])
+            .load(start.clone(), &["c5c6d6".into(), "c5c6d6".into()], ["", ""])
             .unwrap_err();
         assert!(e.starts_with("move 2:"), "{e}");
-        g.load(start, &["c5c6d6".into()]).unwrap();
+        g.load(start, &["c5c6d6".into()], ["", ""]).unwrap();
         assert_eq!(g.cursor(), 1);
     }
 }

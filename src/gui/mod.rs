@@ -2,21 +2,26 @@
 //! game that every open tab shows, and runs engines as child processes through the referee's
 //! engine wrapper. See `docs/gui.md`.
 //!
-//! `args` (command line), `game` (moves, cursor, seats, clocks), `engines` (one thread per
-//! engine process), `app` (the shared state and actions), `http` (requests and connections),
-//! `server` (routes, event stream, safety checks), `records` (PGN), `info` (engine lines as
-//! JSON), `assets` (the page).
+//! `args` (command line), `game` (moves, cursor, seats), `clock` (the clocks), `outcome` (how
+//! a game ended), `engines` (one thread per engine process), `app` (the shared state),
+//! `actions` (what the page asks), `state` (the state as JSON), `http` (requests and
+//! connections), `server` (routes, event stream, safety checks), `records` (PGN), `info`
+//! (engine lines as JSON), `review` (review and hint), `assets` (the page).
 
+pub mod actions;
 pub mod app;
 pub mod args;
 pub mod assets;
+pub mod clock;
 pub mod engines;
 pub mod game;
 pub mod http;
 pub mod info;
+pub mod outcome;
 pub mod records;
 pub mod review;
 pub mod server;
+pub mod state;
 
 use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, Ordering};
