@@ -2,7 +2,7 @@
 //! thousands of moves is read in linear time and `quit` stays prompt behind it, error lines
 //! never carry raw control bytes, and any `Threads` keeps time limits and stop latency.
 
-mod engine_common;
+use crate::engine_common;
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};

@@ -1,7 +1,7 @@
 //! The engine protocol end to end: spawn `punct`, talk to it over stdin/stdout with timeouts.
 //! Nothing here depends on the strength of the search, only on the protocol.
 
-mod engine_common;
+use crate::engine_common;
 
 use std::process::Command;
 use std::thread;

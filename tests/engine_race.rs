@@ -6,7 +6,7 @@
 //!
 //! `PUNCT_EXHAUSTIVE=1` checks more positions.
 
-mod common;
+use crate::common;
 
 use common::{biased_choice, exhaustive};
 use punct::engine::search::race::{in_race, win_in_three, win_in_three_within};

@@ -5,7 +5,7 @@
 //! each test relies on (a win exists, a threat exists, every move loses) is checked here with
 //! the rules library alone: moves are played and the outcome read.
 
-mod common;
+use crate::common;
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;

@@ -6,7 +6,7 @@
 //! 25,000 positions in CI; `PUNCT_EXHAUSTIVE=1` runs 100,000 and checks the search on all of
 //! them.
 
-mod common;
+use crate::common;
 
 use common::{biased_choice, exhaustive, winning_moves};
 use punct::engine::search::paths::distance;

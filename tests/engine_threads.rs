@@ -10,8 +10,8 @@ use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-mod common;
-mod engine_common;
+use crate::common;
+use crate::engine_common;
 
 use common::winning_moves;
 use engine_common::{legal_bestmove, Engine, LONG};

@@ -3,7 +3,7 @@
 //! occur), every winning move is found by playing all legal moves, and the engine's answers
 //! must agree.
 
-mod common;
+use crate::common;
 
 use common::simple_rules::{self, Xy};
 use common::winning_moves;

@@ -2,7 +2,7 @@
 //! legal targets, engines (moves, analysis start and stop, crash, hang, restart), bad requests,
 //! the Host and Origin checks, and many event streams at once.
 
-mod gui_common;
+use crate::gui_common;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;

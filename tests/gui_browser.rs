@@ -7,7 +7,7 @@
 //! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them). Without them the
 //! test says so and passes, except under `CI=true`, where it fails.
 
-mod gui_common;
+use crate::gui_common;
 
 use std::path::PathBuf;
 use std::time::Duration;

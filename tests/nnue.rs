@@ -14,7 +14,7 @@ use punct::tune::net_data::{features, symmetries};
 use punct::tune::net_train::{Model, Scratch};
 use punct::{Position, Variant};
 
-mod engine_common;
+use crate::engine_common;
 use engine_common::run_script;
 
 /// The output and both perspectives' sums from scratch.

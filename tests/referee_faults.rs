@@ -1,7 +1,7 @@
 //! Misbehaving engines: each fault gets the right result and reason, the run goes on, and no
 //! engine process is left behind.
 
-mod referee_common;
+use crate::referee_common;
 
 use std::time::Duration;
 

@@ -1,7 +1,7 @@
 //! `builtin:greedy` against the rules library alone: it takes every win in one, blocks a
 //! threat whenever some move does, and beats `builtin:random`.
 
-mod referee_common;
+use crate::referee_common;
 
 use std::collections::HashSet;
 use std::time::Duration;

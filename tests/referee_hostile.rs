@@ -2,7 +2,7 @@
 //! reads its input, or crashes while a child keeps its pipe open can neither hang nor bloat the
 //! referee, and loses for the right reason in bounded time.
 
-mod referee_common;
+use crate::referee_common;
 
 use std::time::Duration;
 

@@ -1,7 +1,7 @@
 //! Whole runs: a match of the mock engine against builtin:random with legal games and readable
 //! records, tournaments, limits, adjudication, SPRT, the compliance checklist and shipped configs.
 
-mod referee_common;
+use crate::referee_common;
 
 use punct::referee::cli::{parse_args, Command};
 use punct::{parse_move, parse_position, Colour, Variant};

@@ -2,7 +2,7 @@
 //! the names hold, and the journal that `-resume` continues from (one record per game number,
 //! a torn tail cut off, another configuration refused).
 
-mod referee_common;
+use crate::referee_common;
 
 use punct::referee::cli::{parse_args, Command};
 use punct::referee::players::player::Score;

@@ -3,7 +3,7 @@
 //! between runs, two runs on one journal, a write error, control characters in names, an
 //! unusable output path, and a schedule too large to build.
 
-mod referee_common;
+use crate::referee_common;
 
 use std::path::Path;
 use std::time::{Duration, Instant};

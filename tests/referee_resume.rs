@@ -1,7 +1,7 @@
 //! Kill the referee mid-run (SIGKILL, SIGINT), then `-resume`: no game lost or played twice, no
 //! engine left behind, and the same games and statistics as an uninterrupted run.
 
-mod referee_common;
+use crate::referee_common;
 
 use std::collections::BTreeSet;
 use std::path::Path;

@@ -3,7 +3,7 @@
 //! bad suite lines refused before any engine starts, and every shipped suite's answers checked
 //! here by trying every legal move (and every reply) with the rules library.
 
-mod referee_common;
+use crate::referee_common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

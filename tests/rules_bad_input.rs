@@ -2,7 +2,7 @@
 //! truncated, huge or non-ASCII text, and their errors name the offending text. An illegal move
 //! given to `play` leaves the position unchanged.
 
-mod common;
+use crate::common;
 
 use common::exhaustive;
 use punct::{

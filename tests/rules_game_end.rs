@@ -1,7 +1,7 @@
 //! RULES.md section 5 (end of the game) and the finished-when-read rule of section 7, on
 //! hand-built positions with the expected winner and reason stated.
 
-mod common;
+use crate::common;
 
 use common::clauses::{basic, legal, mv, standard};
 use common::{board_of, ending_of};

@@ -1,7 +1,7 @@
 //! Geometry and piece-shape facts of RULES.md sections 1, 2 and 6, counted with the test's own
 //! coordinate code (`common/simple_rules.rs`) and compared with the library.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 

@@ -1,7 +1,7 @@
 //! RULES.md sections 3 and 4, clause by clause, on hand-built positions. Each verdict is checked
 //! three ways (see `common/clauses.rs`): `check_move`, `legal_moves` and the simple checker.
 
-mod common;
+use crate::common;
 
 use common::clauses::{basic, illegal, legal, level_at, mv, standard};
 use punct::{parse_cell, Colour, IllegalReason as Why, Kind, Move};

@@ -3,7 +3,7 @@
 //! `find_positions_with_stacks`) and their values computed with the simple checker of
 //! `common/simple_rules.rs` alone (`simple_rules::perft`). The fast generator must match both.
 
-mod common;
+use crate::common;
 
 use common::simple_rules::{self, Board};
 use common::{biased_choice, board_of};

@@ -5,7 +5,7 @@
 //! 12th ply. `PUNCT_EXHAUSTIVE=1`: 2,000 games per variant, full comparison every 2nd ply
 //! (~17 minutes; run once on 2026-11-26: ~308,000 positions, all in agreement).
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

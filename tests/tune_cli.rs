@@ -2,7 +2,7 @@
 //! spsa plays real games, logs every iteration, draws its chart and resumes a finished run
 //! without playing more.
 
-mod referee_common;
+use crate::referee_common;
 
 use std::process::Command;
 

@@ -4,7 +4,7 @@
 //! (positions replayed from the journal, best moves legal, results, score signs), version-1
 //! files, and broken binary files refused with an error, never a panic.
 
-mod referee_common;
+use crate::referee_common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

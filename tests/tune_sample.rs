@@ -2,7 +2,7 @@
 //! opening reaches it, and playing the rest of the game reaches the recorded result), with the
 //! score and depth the engine reported there; a crash and `-resume` lose or double nothing.
 
-mod referee_common;
+use crate::referee_common;
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -1,7 +1,7 @@
 //! `-shard I/N` + `-merge`: the shards of a match, merged, give the statistics of the match
 //! played in one run (same games, same Elo, pentanomial and SPRT lines).
 
-mod referee_common;
+use crate::referee_common;
 
 use std::path::Path;
 

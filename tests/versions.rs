@@ -3,7 +3,7 @@
 
 use std::process::{Command, Stdio};
 
-mod engine_common;
+use crate::engine_common;
 use engine_common::run_script;
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");
