@@ -6,7 +6,10 @@
 //! `crash` (exits mid-game), `hang` (stops reading and answering), `no-readyok` (never answers
 //! isready), `slow-start` (waits `--delay-ms` before reading anything), `illegal` (plays `pass`
 //! while moves exist), `garbage` (junk lines, then an unparsable bestmove), `slow` (answers after
-//! `--delay-ms`), `flood` (prints `info` lines without end and never answers; with
+//! `--delay-ms`, or `--delay-us`; with `--sweep-us N` an info line comes at once and the
+//! bestmove after the delay and 10 µs more each time up to N µs more, then again, so that
+//! answers fall on every instant of a reader's poll: a reply at a poll's deadline must not be
+//! lost), `flood` (prints `info` lines without end and never answers; with
 //! `--flood-mb N` it stops after N MB and answers), `deaf` (answers the handshake, then never
 //! reads its input again), `sleep` (just sleeps: used as a grandchild by `--spawn-child`).
 //! `--spawn-child` starts a sleeping copy of itself in the same process group, to check that
@@ -23,6 +26,7 @@ struct Opts {
     mode: String,
     after: u32,
     delay: Duration,
+    sweep_us: u64,
     seed: u64,
     variant: Variant,
     spawn_child: bool,
@@ -35,6 +39,7 @@ fn parse_opts() -> Opts {
         mode: "random".into(),
         after: 0,
         delay: Duration::from_millis(0),
+        sweep_us: 0,
         seed: 0,
         variant: Variant::Standard,
         spawn_child: false,
@@ -49,6 +54,8 @@ fn parse_opts() -> Opts {
             "--mode" => o.mode = v,
             "--after" => o.after = v.parse().unwrap_or(0),
             "--delay-ms" => o.delay = Duration::from_millis(v.parse().unwrap_or(0)),
+            "--delay-us" => o.delay = Duration::from_micros(v.parse().unwrap_or(0)),
+            "--sweep-us" => o.sweep_us = v.parse().unwrap_or(0),
             "--seed" => o.seed = v.parse().unwrap_or(0),
             "--variant" => o.variant = Variant::from_name(&v).unwrap_or_default(),
             "--tag" => {}
@@ -143,6 +150,8 @@ fn main() {
     let mut out = out.lock();
     let mut pos = Position::new(o.variant);
     let mut moves_this_game = 0u32;
+    // Answers delayed so far (for --sweep-us).
+    let mut delayed = 0u64;
     // A search held until stop/ponderhit (go infinite / go ponder).
     let mut pending = false;
     let mut buf = Vec::new();
@@ -193,6 +202,19 @@ fn main() {
                             say!("{}", "x".repeat(100_000));
                             say!("info depth banana score cp");
                             say!("bestmove @@garbage@@");
+                            continue;
+                        }
+                        "slow" if o.sweep_us > 0 => {
+                            // Its info line first, as engines do: the bestmove alone comes at
+                            // the end of the delay.
+                            say!(
+                                "info depth 1 score cp 0 nodes 1 time 0 pv {}",
+                                choose(&pos, o.seed)
+                            );
+                            let extra = (delayed * 10) % (o.sweep_us + 10);
+                            delayed += 1;
+                            std::thread::sleep(o.delay + Duration::from_micros(extra));
+                            say!("bestmove {}", choose(&pos, o.seed));
                             continue;
                         }
                         "slow" => std::thread::sleep(o.delay),

@@ -20,8 +20,11 @@ pub struct Gui {
 }
 
 impl Gui {
+    /// Starts `punct-gui` (the one of this build, or the program named by `PUNCT_GUI_EXE`, to
+    /// run the API tests against an older build).
     pub fn start(args: &[&str]) -> Gui {
-        let mut child = Command::new(GUI)
+        let exe = std::env::var("PUNCT_GUI_EXE").unwrap_or_else(|_| GUI.to_string());
+        let mut child = Command::new(exe)
             .args(["--port", "0"])
             .args(args)
             .stdin(Stdio::null())
