@@ -7,7 +7,8 @@
 //!
 //! From the bottom up (each part imports only parts listed before it):
 //!
-//! - `exit`, `signals`, `timecontrol`: exit statuses, Ctrl-C, clocks;
+//! - `platform` (the only code that differs between Unix and elsewhere), `exit`, `signals`,
+//!   `timecontrol`: process groups and signals, exit statuses, Ctrl-C, clocks;
 //! - `stats/`: `elo` (counts, Elo), `sprt`, `report` (cutechess/fastchess lines);
 //! - `settings`: the plain settings types ([`EngineConfig`], [`RunConfig`], `Proto`, ...);
 //! - `players/`: `engine_process` (a child in its own process group, reads with deadlines),
@@ -31,6 +32,7 @@ pub mod exit;
 pub mod game;
 pub mod junit;
 pub mod openings;
+pub mod platform;
 pub mod players;
 pub mod records;
 pub mod review;

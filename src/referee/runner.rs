@@ -477,11 +477,8 @@ fn summary_json(
 /// Whether an engine program can be found (a path, or a name on PATH), so that a typo is a
 /// configuration error rather than a run of lost games.
 pub fn program_exists(e: &EngineConfig) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    let runnable = |p: &Path| {
-        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-    };
-    if e.cmd.contains('/') {
+    let runnable = crate::referee::platform::is_runnable;
+    if e.cmd.contains(std::path::is_separator) {
         let p = Path::new(&e.cmd);
         return match &e.dir {
             Some(d) if p.is_relative() => runnable(&d.join(p)),

@@ -1,8 +1,11 @@
 //! Ctrl-C and friends: on SIGINT, SIGTERM or SIGHUP every engine process group is killed from the
 //! signal handler itself (kill is async-signal-safe), so no engine outlives the referee even if a
-//! game thread is stuck; the run then stops and its records stay resumable.
+//! game thread is stuck; the run then stops and its records stay resumable. On Unix only: see
+//! [`platform`] for what other platforms get.
 
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+
+use crate::referee::platform;
 
 const SLOTS: usize = 512;
 
@@ -43,31 +46,19 @@ pub fn kill_all_groups() {
     for slot in &GROUPS {
         let pgid = slot.load(Ordering::SeqCst);
         if pgid > 0 {
-            // SAFETY: killpg is async-signal-safe and has no memory preconditions.
-            unsafe {
-                libc::killpg(pgid, libc::SIGKILL);
-            }
+            platform::kill_group(pgid);
         }
     }
 }
 
-extern "C" fn on_signal(sig: libc::c_int) {
+extern "C" fn on_signal(sig: i32) {
     INTERRUPTED.store(true, Ordering::SeqCst);
     SIGNAL.store(sig, Ordering::SeqCst);
     kill_all_groups();
 }
 
-/// Installs the handler for SIGINT, SIGTERM and SIGHUP.
+/// Installs the handler for SIGINT, SIGTERM and SIGHUP (Unix; elsewhere nothing, see
+/// [`platform`]). The handler only touches atomics and kills groups, both async-signal-safe.
 pub fn install() {
-    for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-        // SAFETY: the handler only touches atomics and calls killpg, both async-signal-safe;
-        // the sigaction struct is fully initialised by zeroing and the fields set below.
-        unsafe {
-            let mut action: libc::sigaction = std::mem::zeroed();
-            action.sa_sigaction = on_signal as *const () as usize;
-            action.sa_flags = libc::SA_RESTART;
-            libc::sigemptyset(&mut action.sa_mask);
-            libc::sigaction(sig, &action, std::ptr::null_mut());
-        }
-    }
+    platform::on_termination_signals(on_signal);
 }

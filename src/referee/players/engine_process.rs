@@ -11,16 +11,16 @@
 //! The whole process group is killed on drop, on a fault, and by the signal handler of
 //! [`crate::referee::signals`]; with `PR_SET_PDEATHSIG` the engine also dies when the referee is
 //! killed outright. A descendant that leaves the group (`setsid`) is out of reach: a known limit
-//! (docs/referee.md, "Reliability").
+//! (docs/referee.md, "Reliability"). Groups, signals and non-blocking writes are Unix's; what
+//! other platforms get is in [`crate::referee::platform`].
 
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
-use std::os::fd::AsRawFd;
-use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 
+use crate::referee::platform;
 use crate::referee::settings::EngineConfig;
 use crate::referee::signals;
 
@@ -73,25 +73,10 @@ impl EngineProcess {
         cmd.args(&cfg.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0);
+            .stderr(Stdio::piped());
+        platform::isolate(&mut cmd);
         if let Some(dir) = &cfg.dir {
             cmd.current_dir(dir);
-        }
-        let parent = std::process::id() as i32;
-        // SAFETY: only async-signal-safe calls (prctl, getppid, _exit) run between fork and exec.
-        unsafe {
-            cmd.pre_exec(move || {
-                #[cfg(target_os = "linux")]
-                {
-                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                    // The referee may have died before prctl took effect.
-                    if libc::getppid() != parent {
-                        libc::_exit(1);
-                    }
-                }
-                Ok(())
-            });
         }
         let mut child = cmd.spawn()?;
         let pgid = child.id() as i32;
@@ -124,12 +109,8 @@ impl EngineProcess {
                 }
             })?;
         let stdin = child.stdin.take();
-        if let Some(fd) = stdin.as_ref().map(|s| s.as_raw_fd()) {
-            // SAFETY: fcntl on a pipe descriptor we own; no memory is passed.
-            unsafe {
-                let flags = libc::fcntl(fd, libc::F_GETFL);
-                libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK);
-            }
+        if let Some(s) = stdin.as_ref() {
+            platform::set_nonblocking(s);
         }
         let mut process = EngineProcess {
             name,
@@ -184,16 +165,7 @@ impl EngineProcess {
                     if left.is_zero() {
                         return Err(IoFault::InputBlocked);
                     }
-                    let mut fds = libc::pollfd {
-                        fd: stdin.as_raw_fd(),
-                        events: libc::POLLOUT,
-                        revents: 0,
-                    };
-                    let ms = left.as_millis().clamp(1, 1000) as libc::c_int;
-                    // SAFETY: one valid pollfd for the duration of the call.
-                    unsafe {
-                        libc::poll(&mut fds, 1, ms);
-                    }
+                    platform::wait_writable(stdin, left);
                 }
                 Err(_) => return Err(IoFault::Disconnected),
             }
@@ -285,10 +257,7 @@ impl EngineProcess {
     /// Kills the whole process group and reaps the child.
     pub fn kill(&mut self) {
         self.stdin = None;
-        // SAFETY: killpg has no memory-safety preconditions; the group id is our child's.
-        unsafe {
-            libc::killpg(self.pgid, libc::SIGKILL);
-        }
+        platform::kill_group(self.pgid);
         let _ = self.child.kill();
         let _ = self.child.wait();
         if let Some(slot) = self.slot.take() {

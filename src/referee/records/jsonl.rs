@@ -8,12 +8,12 @@
 //! - `summary`: at the end (also after an interruption, with `"interrupted": true`).
 //!
 //! The file is append-only and flushed (and synced to disk) after every line: it is also the
-//! journal that `-resume` continues from. A run holds an advisory lock (`flock`) on it from start
-//! to end, so a second run on the same journal is refused instead of interleaving records.
+//! journal that `-resume` continues from. A run holds an advisory lock (`File::try_lock`: `flock`
+//! on Unix) on it from start to end, so a second run on the same journal is refused instead of
+//! interleaving records.
 
-use std::fs::{File, OpenOptions};
+use std::fs::{File, OpenOptions, TryLockError};
 use std::io::Write;
-use std::os::fd::AsRawFd;
 use std::path::Path;
 
 use serde::Serialize;
@@ -47,13 +47,15 @@ impl JsonlWriter {
             .append(true)
             .open(path)
             .map_err(OpenError::Io)?;
-        // SAFETY: flock on a descriptor we own; released when the file is closed.
-        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-            let e = std::io::Error::last_os_error();
-            return Err(match e.raw_os_error() {
-                Some(libc::EWOULDBLOCK) => OpenError::Locked,
-                _ => OpenError::Io(e),
-            });
+        // Released when the file is closed. `flock` on Unix, `LockFileEx` on Windows; where
+        // the platform has no lock, the run goes on without one.
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => return Err(OpenError::Locked),
+            Err(TryLockError::Error(e)) if e.kind() == std::io::ErrorKind::Unsupported => {
+                log::warn!("{}: no file locking on this platform", path.display());
+            }
+            Err(TryLockError::Error(e)) => return Err(OpenError::Io(e)),
         }
         Ok(JsonlWriter { file })
     }
