@@ -117,8 +117,22 @@ pub fn judge(mover: Colour, played: &str, before: &Eval, after: &Eval) -> Verdic
         Colour::Black => a - b,
     };
     let better = before.best.clone().filter(|m| m != played);
+    // A move that lets the mover be mated (a mate score or a lost game against the mover
+    // after it, and not before; centipawn scores stop at MATE_CP - 100) is a blunder whatever
+    // the drop: -4.57 to -M2 is not "?!".
+    let lost = |e: &Eval| match mover {
+        Colour::White => e.white_cp < -(MATE_CP - 100),
+        Colour::Black => e.white_cp > MATE_CP - 100,
+    };
+    let allowed_mate = lost(after) && !lost(before);
     // The engine's own move is never marked (its evaluations differ a little by depth).
-    let class = better.as_ref().and_then(|_| Class::of_drop(drop));
+    let class = better.as_ref().and_then(|_| {
+        if allowed_mate {
+            Some(Class::Blunder)
+        } else {
+            Class::of_drop(drop)
+        }
+    });
     Verdict {
         drop,
         class,
@@ -561,5 +575,26 @@ mod tests {
         assert_eq!(Class::of_drop(0.15), Some(Class::Inaccuracy));
         assert_eq!(Class::of_drop(0.25), Some(Class::Mistake));
         assert!((win_chance(0) - 0.5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_move_that_allows_a_forced_loss_is_a_blunder() {
+        // -4.57 to -M2 for White: the drop in win chance is only about 16 %, but it is a blunder.
+        let v = judge(Colour::White, "a", &ev(-457, "b"), &ev(-MATE_CP + 2, "x"));
+        assert_eq!(v.class, Some(Class::Blunder));
+        // The same for Black, from +4.57 to +M2 (White's view).
+        let v = judge(Colour::Black, "a", &ev(457, "b"), &ev(MATE_CP - 2, "x"));
+        assert_eq!(v.class, Some(Class::Blunder));
+        // Already mated before: no worse.
+        let v = judge(
+            Colour::White,
+            "a",
+            &ev(-MATE_CP + 4, "b"),
+            &ev(-MATE_CP + 2, "x"),
+        );
+        assert_eq!(v.class, None);
+        // The engine's own move stays unmarked.
+        let v = judge(Colour::White, "b", &ev(-457, "b"), &ev(-MATE_CP + 2, "x"));
+        assert_eq!(v.class, None);
     }
 }
