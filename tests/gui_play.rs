@@ -409,3 +409,36 @@ fn results_are_numbered_and_an_empty_list_says_where_games_come_from() {
         "{hint}"
     );
 }
+
+/// A review's marks stay for the moves the game still shares with it (after playing on from
+/// a move): the state says which moves were reviewed and how many still agree.
+#[test]
+fn review_marks_hold_for_the_moves_kept() {
+    let gui = gui_with_mocks(&[&[]]);
+    gui.post(
+        "/api/new",
+        &json!({"white": "human", "black": "human", "time": {"movetime": 100}}),
+    );
+    for m in ["c5c6d6", "f5f6f7", "m5m6n6", "p10p11q10"] {
+        let r = gui.post("/api/move", &json!({ "move": m }));
+        assert_eq!(r.status, 200, "{}", r.text());
+    }
+    let r = gui.post("/api/review", &json!({"engine": 0, "movetime": 20}));
+    assert_eq!(r.status, 200, "{}", r.text());
+    let s = gui.wait_state(Duration::from_secs(30), "the review", |s| {
+        s["review"]["running"] == false && s["review"]["done"] == 5
+    });
+    assert_eq!(s["review"]["current"], true);
+    assert_eq!(s["review"]["agree"], 4);
+    let r = gui.post("/api/playfrom", &json!({"ply": 2}));
+    assert_eq!(r.status, 200, "{}", r.text());
+    let s = gui.state();
+    assert_eq!(s["review"]["current"], false);
+    assert_eq!(s["review"]["agree"], 2);
+    assert_eq!(
+        s["review"]["moves"],
+        json!(["c5c6d6", "f5f6f7", "m5m6n6", "p10p11q10"])
+    );
+    gui.post("/api/move", &json!({"move": "a3a4b3"}));
+    assert_eq!(gui.state()["review"]["agree"], 2);
+}

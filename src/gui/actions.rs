@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::gui::app::App;
+use crate::gui::app::{seat_name, App};
 use crate::gui::game::{read_position, Ending, Seat, TimeSetting};
 use crate::gui::records;
 use crate::referee::settings::EngineConfig;
@@ -356,12 +356,5 @@ pub fn parse_time(t: &Value) -> Result<TimeSetting, String> {
         _ => Err(
             "time is {\"movetime\": ms} or {\"base\": ms, \"inc\": ms} (base at least 100)".into(),
         ),
-    }
-}
-
-pub fn seat_name(engines: &[EngineConfig], s: Seat) -> String {
-    match s {
-        Seat::Human => "Human".into(),
-        Seat::Engine(i) => engines.get(i).map_or("engine".into(), |e| e.name.clone()),
     }
 }

@@ -11,7 +11,6 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 use serde_json::{json, Value};
 
-use crate::gui::actions::seat_name;
 use crate::gui::engines::{EngineCaps, EngineCmd, EngineEvent, EngineHandle, EngineState};
 use crate::gui::game::{Game, Seat};
 use crate::gui::info::parse_info;
@@ -501,4 +500,12 @@ pub fn run_controller(app: Shared, events: Receiver<EngineEvent>, stop: Arc<Atom
         e.handle = None;
     }
     a.subscribers.clear();
+}
+
+/// Who sits on a side, as the hands name it.
+pub fn seat_name(engines: &[EngineConfig], s: Seat) -> String {
+    match s {
+        Seat::Human => "Human".into(),
+        Seat::Engine(i) => engines.get(i).map_or("engine".into(), |e| e.name.clone()),
+    }
 }

@@ -99,19 +99,27 @@ impl App {
             .collect();
         let [cw, cb] = shown.centre_count();
         let review = self.review.as_ref().map(|r| {
-            let same_game = r.start == position_to_string(self.game.start_position())
-                && self.game.moves().len() >= r.moves.len()
-                && self
-                    .game
+            // How many leading moves the game shares with the reviewed ones (their marks
+            // still hold after playing on from a move, or undo).
+            let same_start = r.start == position_to_string(self.game.start_position());
+            let agree = if same_start {
+                self.game
                     .moves()
                     .iter()
                     .zip(&r.moves)
-                    .all(|(a, b)| a.to_string() == *b);
+                    .take_while(|(a, b)| a.to_string() == **b)
+                    .count()
+            } else {
+                0
+            };
+            let same_game = same_start && agree == r.moves.len();
             let start = read_position(&r.start, self.game.variant())
                 .unwrap_or_else(|_| self.game.start_position().clone());
             let verdicts = crate::referee::review::verdicts(&start, &r.moves, &r.evals);
             json!({
                 "current": same_game,
+                "moves": r.moves,
+                "agree": agree,
                 "engine": r.engine,
                 "movetime": r.movetime_ms,
                 "total": r.moves.len() + 1,
