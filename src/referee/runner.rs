@@ -561,17 +561,20 @@ pub fn run(cfg: &RunConfig) -> u8 {
     for g in &done {
         standings.add(g);
     }
+    // The finished games' records are not needed any more: only their numbers (the queue skips
+    // them), and the statistics above.
+    let done_games = done.len() as u64;
+    drop(done);
     let mut console = Console {
         tty: std::io::stdout().is_terminal(),
         live: false,
     };
     if cfg.resume {
         console.line(&format!(
-            "Resuming: {} of {total} games already finished",
-            done.len()
+            "Resuming: {done_games} of {total} games already finished"
         ));
     }
-    let left = total.saturating_sub(done.len() as u64);
+    let left = total.saturating_sub(done_games);
     let queue: Queue = Mutex::new(Box::new(
         crate::referee::records::shard::select(schedule(cfg, &openings), cfg.shard)
             .filter(|s| !done_set.contains(&s.game)),

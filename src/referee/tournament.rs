@@ -8,6 +8,7 @@ use crate::referee::openings::Openings;
 use crate::referee::records::record::GameRecord;
 use crate::referee::settings::{RunConfig, TournamentKind};
 use crate::referee::stats::elo::{Pentanomial, Wdl};
+use crate::referee::stats::values::Values;
 
 /// The pairs of players that meet, first-named first.
 pub fn encounters(kind: TournamentKind, players: usize) -> Vec<(usize, usize)> {
@@ -79,17 +80,19 @@ pub struct Standings {
     pub faults: Vec<FaultCounts>,
     pub encounters: BTreeMap<(usize, usize), EncounterStats>,
     pub games: u64,
-    /// Referee overhead per move (µs), all games.
-    pub overheads: Vec<f64>,
+    /// Referee overhead per move (µs), all games (in flat memory: see [`Values`]).
+    pub overheads: Values,
     /// Per player: the think time of each move against the time it was allotted.
     pub time_use: Vec<TimeUse>,
 }
 
 /// A player's think times (ms) and the time allotted for each move (ms, when limited).
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct TimeUse {
-    pub used: Vec<f64>,
-    pub budgets: Vec<f64>,
+    pub used: Values,
+    /// The moves that had an allotted time, and the sum of those times.
+    pub budgets: u64,
+    pub budget_sum_ms: f64,
     /// Moves that took longer than their allotted time (forgiven by the time margin, or lost
     /// on time).
     pub over_budget: u64,
@@ -123,22 +126,16 @@ pub fn time_lines<'a>(names: impl IntoIterator<Item = &'a str>, st: &Standings) 
 
 impl TimeUse {
     pub fn summary(&self) -> Option<TimeUseSummary> {
-        if self.used.is_empty() {
-            return None;
-        }
-        let mut v = self.used.clone();
-        v.sort_by(|a, b| a.total_cmp(b));
-        let n = v.len();
-        let mean = v.iter().sum::<f64>() / n as f64;
+        let n = self.used.len();
+        let mean = self.used.mean()?;
         // The nearest-rank 99th percentile.
-        let p99 = v[(n * 99).div_ceil(100).clamp(1, n) - 1];
-        let mean_budget = (!self.budgets.is_empty())
-            .then(|| self.budgets.iter().sum::<f64>() / self.budgets.len() as f64);
+        let p99 = self.used.nth((n * 99).div_ceil(100).clamp(1, n) - 1)?;
+        let mean_budget = (self.budgets > 0).then(|| self.budget_sum_ms / self.budgets as f64);
         Some(TimeUseSummary {
-            moves: n,
+            moves: n as usize,
             mean_ms: mean,
             p99_ms: p99,
-            max_ms: v[n - 1],
+            max_ms: self.used.max()?,
             mean_budget_ms: mean_budget,
             over_budget: self.over_budget,
         })
@@ -182,8 +179,8 @@ impl Standings {
             faults: vec![FaultCounts::default(); players],
             encounters: BTreeMap::new(),
             games: 0,
-            overheads: Vec::new(),
-            time_use: vec![TimeUse::default(); players],
+            overheads: Values::default(),
+            time_use: (0..players).map(|_| TimeUse::default()).collect(),
         }
     }
 
@@ -217,8 +214,9 @@ impl Standings {
                 _ => {}
             }
         }
-        self.overheads
-            .extend(g.moves.iter().filter_map(|m| m.overhead_us));
+        for o in g.moves.iter().filter_map(|m| m.overhead_us) {
+            self.overheads.push(o);
+        }
         // The first move is the opening position's side to move's.
         let black_first = g.opening.split_whitespace().rev().nth(1) == Some("b");
         let (first, second) = if black_first {
@@ -230,7 +228,8 @@ impl Standings {
             let t = &mut self.time_use[if i % 2 == 0 { first } else { second }];
             t.used.push(m.ms);
             if let Some(b) = m.budget_ms {
-                t.budgets.push(b);
+                t.budgets += 1;
+                t.budget_sum_ms += b;
                 if m.ms > b {
                     t.over_budget += 1;
                 }
@@ -239,12 +238,7 @@ impl Standings {
     }
 
     pub fn overhead_median_us(&self) -> Option<f64> {
-        let mut v = self.overheads.clone();
-        if v.is_empty() {
-            return None;
-        }
-        v.sort_by(|a, b| a.total_cmp(b));
-        Some(v[v.len() / 2])
+        self.overheads.nth(self.overheads.len() / 2)
     }
 }
 

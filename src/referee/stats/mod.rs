@@ -1,6 +1,8 @@
 //! Statistics of results: counts and Elo estimates (`elo`), the sequential probability ratio
-//! test (`sprt`), and the cutechess/fastchess report lines (`report`).
+//! test (`sprt`), the cutechess/fastchess report lines (`report`), and long lists of per-move
+//! figures with exact medians and percentiles in flat memory (`values`).
 
 pub mod elo;
 pub mod report;
 pub mod sprt;
+pub mod values;
