@@ -358,6 +358,22 @@ fn the_end_by_the_rules_is_described_in_full() {
         assert!(pgn.contains(&format!("[Result \"{result}\"]")), "{pgn}");
     }
     assert!(!seen.is_empty());
+    // White lifts its bridge off e5 and uncovers Black's chain (tests/rules_game_end.rs).
+    let reveal = "Wa8b8c8/Wd8c7d7/Wi8h8j9/Wk10l11m12/Wn13n14o14/Wp15q15q16/We3d2c1/Ba5b5c5/\
+                  Bd5e5f5/Bg5h5i5/Bj6k7l8/Bn10m9o11/Bp12q12q13/We3e4e5 w 14";
+    let r = gui.post("/api/load", &json!({ "text": reveal }));
+    assert_eq!(r.status, 200, "{}", r.text());
+    let r = gui.post("/api/move", &json!({"move": "e3-e10e11e12"}));
+    assert_eq!(r.status, 200, "{}", r.text());
+    let over = &r.json()["game_over"];
+    assert_eq!(over["winner"], "black", "{over}");
+    assert_eq!(over["reason"], "connection");
+    assert_eq!(over["self_uncovered"], true);
+    let summary = over["summary"].as_str().unwrap();
+    assert!(
+        summary.contains("White's own move uncovered it"),
+        "{summary}"
+    );
 }
 
 /// Tournament records: each game by its number (the referee's `Round` tag), numbered by place

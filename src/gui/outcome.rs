@@ -212,6 +212,48 @@ mod tests {
     use super::*;
     use crate::rules::position::{Position, Variant};
 
+    /// White's bridge on e5 cuts Black's chain; lifting it uncovers the chain (the position of
+    /// tests/rules_game_end.rs).
+    const REVEAL: &str = "Wa8b8c8/Wd8c7d7/Wi8h8j9/Wk10l11m12/Wn13n14o14/Wp15q15q16/We3d2c1/\
+                          Ba5b5c5/Bd5e5f5/Bg5h5i5/Bj6k7l8/Bn10m9o11/Bp12q12q13/We3e4e5 w 14";
+
+    #[test]
+    fn a_self_uncovered_connection_and_a_centre_count_are_described() {
+        let mut g = Game::new(Variant::Standard);
+        let start = crate::gui::game::read_position(REVEAL, Variant::Standard).unwrap();
+        g.load(start, &["e3-e10e11e12".into()], ["", ""]).unwrap();
+        let o = game_over(&g).unwrap();
+        assert_eq!(
+            (o.reason, o.winner, o.result),
+            ("connection", Some(Colour::Black), "0-1")
+        );
+        assert!(o.self_uncovered);
+        assert!(o.path.contains(&"e5".to_string()), "{:?}", o.path);
+        assert!(
+            o.summary.contains("White's own move uncovered it"),
+            "{}",
+            o.summary
+        );
+        // A random game to its centre count.
+        let mut h: u64 = 0x2545_F491_4F6C_DD1D;
+        let counted = (0..500).find_map(|_| {
+            let mut g = Game::new(Variant::Standard);
+            while !g.finished() {
+                let legal = g.current().legal_moves();
+                h ^= h << 13;
+                h ^= h >> 7;
+                h ^= h << 17;
+                g.play_at_end(legal[(h % legal.len() as u64) as usize], "x")
+                    .unwrap();
+            }
+            game_over(&g).filter(|o| o.reason == "centre_count")
+        });
+        let c = counted.expect("a centre count in 500 random games");
+        let [w, b] = c.centre.unwrap();
+        assert!(!c.self_uncovered);
+        assert!(c.summary.contains(&format!("{w} to {b}")), "{}", c.summary);
+    }
+
     #[test]
     fn endings_not_by_the_rules() {
         let mut g = Game::new(Variant::Standard);
