@@ -17,12 +17,12 @@ use punct::{EndReason, Position, Variant};
 use rand::{Rng, SeedableRng};
 use serde_json::Value;
 
-fn artifacts() -> PathBuf {
+pub(crate) fn artifacts() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/gui-artifacts")
 }
 
 /// Moves of a seeded random game that ends by a connection.
-fn connection_game() -> (Variant, Vec<String>) {
+pub(crate) fn connection_game() -> (Variant, Vec<String>) {
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
     for _ in 0..2000 {
         let mut p = Position::new(Variant::Basic);
@@ -48,10 +48,10 @@ fn median(v: &mut [f64]) -> f64 {
 }
 
 /// One browser test at a time: they measure timings and share two cores.
-static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+pub(crate) static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// Chromium and chromedriver, or None (the test is then skipped, except under `CI=true`).
-fn browser_programs() -> Option<(String, String)> {
+pub(crate) fn browser_programs() -> Option<(String, String)> {
     let (Some(chromium), Some(driver)) = (which("chromium"), which("chromedriver")) else {
         if std::env::var("CI").is_ok_and(|v| v == "true") {
             panic!("CI=true but chromium or chromedriver is missing (.ci/run installs them)");
@@ -116,7 +116,7 @@ fn play_analyse_and_finish_a_game_in_chromium() {
     b.hover_click_css("#board svg polygon[data-cell='c5']");
     // The engine answers.
     b.wait_js(
-        "return document.querySelectorAll('#moves li').length === 2",
+        "return document.querySelectorAll('#moves span[data-ply]').length === 2",
         Duration::from_secs(30),
         "the engine's answer",
     );
@@ -155,7 +155,7 @@ fn play_analyse_and_finish_a_game_in_chromium() {
     );
     b.hover_click_css(&t);
     b.wait_js(
-        "return document.querySelectorAll('#moves li').length === 4",
+        "return document.querySelectorAll('#moves span[data-ply]').length === 4",
         Duration::from_secs(30),
         "the second answer",
     );
@@ -276,7 +276,7 @@ fn play_analyse_and_finish_a_game_in_chromium() {
 // ----- regression tests of the issue "the board, to a player's standard" -----
 
 /// Opens the page and waits for the board.
-fn open(b: &Browser, gui: &Gui) {
+pub(crate) fn open(b: &Browser, gui: &Gui) {
     b.navigate(&gui.url());
     b.wait_js(
         "return window.punctFirstBoardMs !== null && state !== null",
@@ -287,7 +287,7 @@ fn open(b: &Browser, gui: &Gui) {
 
 /// Plays one legal drop of the side to move with the mouse: the kind in the hand, then a
 /// click on the space of its PÜNCT (the ghost shown there is played). Returns the move.
-fn click_a_drop(b: &Browser, seed: usize) -> String {
+pub(crate) fn click_a_drop(b: &Browser, seed: usize) -> String {
     let pick = b.wait_js(
         &format!(
             "if (!state || !state.can_move) return null; const d = state.legal.drops; \
@@ -652,7 +652,7 @@ fn review_graph_hint_flip_and_arrows() {
     });
     // Every move says its evaluation or its mark on hover.
     assert_eq!(
-        b.js("return [...document.querySelectorAll('#moves span')].filter((s) => s.title).length"),
+        b.js("return [...document.querySelectorAll('#moves span[data-ply]')].filter((s) => s.title).length"),
         7
     );
     // Two quick → presses go two plies.
@@ -677,7 +677,7 @@ fn review_graph_hint_flip_and_arrows() {
     // Flip turns the hands with the board.
     b.click(&b.find("#btn-flip"));
     assert_eq!(
-        b.js("return document.getElementById('board-row').previousElementSibling.id"),
-        "hand-white"
+        b.js("return document.getElementById('player-white').classList.contains('top')"),
+        true
     );
 }

@@ -23,6 +23,7 @@ mod engine_threats;
 mod gui_api;
 mod gui_play;
 mod gui_browser;
+mod gui_page;
 mod gui_svg;
 mod layout;
 mod nnue;

@@ -12,7 +12,8 @@ let stateAt = 0;                 // Date.now() when the state arrived (for the r
 let flipped = localStorage.getItem('punct-flip') === '1';
 let cellPos = {};                // cell name -> [x, y] in the picture
 let sel = { kind: null, from: null };
-let hover = { cell: null, rot: 0, turned: false, armed: null };
+let hover = { cell: null, rot: 0, turned: false, armed: null, since: 0 };
+let kept = null;                 // the piece last shown for a while (or turned): ↻ and ✓ act on it once the mouse leaves the board
 let infoRows = {};               // multipv -> parsed info
 let infoSearch = null;
 let pvShown = null;              // the multipv row the mouse is on: its PV stays drawn as lines update
@@ -26,7 +27,9 @@ let lastEval = null;             // the latest engine score, White's view: { cp,
 window.punctStale = 0;
 window.punctClickToMove = [];    // ms from the press that played a move to it being on screen
 let pressAt = 0;                 // performance.now() of the last press on the board or ✓
-let pendingMove = null;          // { mv, t }: a move sent, not shown yet           // states dropped for being older than the one shown
+let pendingMove = null;          // { mv, t }: a move sent, not shown yet
+let localMessage = false;        // the message line shows the page's own message (cleared by Esc and a new selection)
+let shownCursor = null;          // the cursor the move list was last scrolled to
 window.punctInfoLatency = [];    // ms from the engine's line being read to it being on screen
 window.punctFirstBoardMs = null; // ms from navigation start to the first board drawn
 
@@ -54,9 +57,40 @@ function showMessage(text, ok) {
   const m = $('message');
   m.textContent = text || '';
   m.className = 'message' + (ok ? ' ok' : '');
+  localMessage = false;
 }
 
-const HINT_TEXT = 'Pick a piece from your hand (or click one of your pieces on the board), move over the board to see where it can go, turn it with the mouse wheel, R or ↻, click to place it (on a touch screen: tap a green dot, ↻ to turn, ✓ to place). Esc cancels.';
+// A message of the page itself (not the server's), cleared by Esc and a new selection.
+function pageMessage(text) { showMessage(text, false); localMessage = true; }
+function clearPageMessage() { if (localMessage) showMessage('', true); }
+
+// A touch screen (no wheel, no keys, no hover): the guidance speaks of taps.
+function isTouch() { return lastPointer === 'touch' || window.matchMedia('(pointer: coarse)').matches; }
+
+function guidanceText() {
+  return isTouch()
+    ? 'Tap a piece in your hand (or one of your pieces on the board), then a green dot: the piece shows there. ↻ Rotate turns it, ✓ Place (or a second tap) plays it. Tap the piece again to let go of it.'
+    : 'Pick a piece in your hand or on the board and point at a green dot: the wheel, R or ↻ turns it, a click plays it, Esc lets go. Keys: F flip, U undo, N new game, ←/→ moves.';
+}
+
+// The central hexagon: the 19 spaces within distance 2 of i9 (RULES.md 1).
+function inCentre(cell) {
+  const [x, y] = xy(cell);
+  const dx = x - 8, dy = y - 8;
+  return (Math.sign(dx) * Math.sign(dy) >= 0 ? Math.max(Math.abs(dx), Math.abs(dy)) : Math.abs(dx) + Math.abs(dy)) <= 2;
+}
+
+// Why a space has no legal placement for the selection, in words.
+function noPlacementWhy(cell) {
+  if (sel.kind) {
+    const firstWhite = state.side === 'white' && KINDS.every((k) => state.hands.white[k] === { T: 6, S: 4, C: 2, A: 2, L: 2, R: 2 }[k]);
+    if (inCentre(cell) && state.variant === 'standard') return cell + ': no drop is allowed in the central hexagon (standard game: no dot of a dropped piece may be there; pieces may move in later)';
+    if (inCentre(cell) && firstWhite) return cell + ": White's first drop may not touch the central hexagon (basic game)";
+    if (document.querySelector("#board svg .dot[data-cell='" + cell + "']")) return cell + ': a drop goes on empty spaces only';
+    return cell + ': no legal placement of a ' + KIND_NAMES[sel.kind] + ' with its PÜNCT here (its three dots must be on empty spaces' + (state.variant === 'standard' ? ' outside the central hexagon' : '') + ')';
+  }
+  return cell + ': no legal placement of the piece from ' + sel.from + ' with its PÜNCT here';
+}
 
 // ----- geometry from the picture -----
 
@@ -85,13 +119,18 @@ function svgEl(tag, attrs, parent) {
 function overlay() { return document.querySelector('#board svg #overlay'); }
 
 // A piece drawn over the board: the ghost of a placement, or a move of a PV.
-function drawPiece(g, placement, colour, opacity, label) {
+function drawPiece(g, placement, colour, opacity, label, ring) {
   const cells = cellsOf(placement);
   if (cells.length !== 3 || !cells.every((c) => cellPos[c])) return;
   const fill = colour === 'white' ? '#f7f3e8' : '#2b2b2b';
   const stroke = colour === 'white' ? '#3a3a3a' : '#000';
   const pts = barOrder(cells).map((c) => cellPos[c].join(',')).join(' ');
   const grp = svgEl('g', { opacity: opacity, class: 'ghost', 'data-placement': placement, 'pointer-events': 'none' }, g);
+  if (ring) {
+    // A plain, marked piece (hint, better move): a coloured outline under it.
+    svgEl('polyline', { points: pts, fill: 'none', stroke: ring, 'stroke-width': 20, 'stroke-linejoin': 'round', 'stroke-linecap': 'round', 'stroke-opacity': 0.9 }, grp);
+    cells.forEach((c) => { const [x, y] = cellPos[c]; svgEl('circle', { cx: x, cy: y, r: 14.5, fill: ring, 'fill-opacity': 0.9 }, grp); });
+  }
   svgEl('polyline', { points: pts, fill: 'none', stroke: stroke, 'stroke-width': 12.4, 'stroke-linejoin': 'round', 'stroke-linecap': 'round' }, grp);
   svgEl('polyline', { points: pts, fill: 'none', stroke: fill, 'stroke-width': 8.4, 'stroke-linejoin': 'round', 'stroke-linecap': 'round' }, grp);
   cells.forEach((c, i) => {
@@ -99,7 +138,14 @@ function drawPiece(g, placement, colour, opacity, label) {
     svgEl('circle', { cx: x, cy: y, r: 11.2, fill: fill, stroke: stroke, 'stroke-width': 1.5 }, grp);
     if (i === 0) svgEl('circle', { cx: x, cy: y, r: 4.4, fill: '#c0392b' }, grp);
   });
-  if (label) {
+  if (label && ring) {
+    // A label on a solid tag above the PÜNCT: readable on any colour.
+    const [x, y] = cellPos[cells[0]];
+    const w = 9 * label.length + 12;
+    svgEl('rect', { x: x - w / 2, y: y - 40, width: w, height: 22, rx: 5, fill: ring, class: 'label-tag' }, grp);
+    const t = svgEl('text', { x: x, y: y - 24, 'font-size': 16, 'font-weight': 'bold', fill: '#fff', 'text-anchor': 'middle' }, grp);
+    t.textContent = label;
+  } else if (label) {
     const [x, y] = cellPos[cells[0]];
     const t = svgEl('text', { x: x, y: y - 13, 'font-size': 13, 'font-weight': 'bold', fill: '#1f5fa8', 'text-anchor': 'middle' }, grp);
     t.textContent = label;
@@ -144,42 +190,48 @@ function drawOverlay() {
   const hc = hoverCandidates();
   const p = currentPlacement();
   const onSelected = selectedCells().includes(hover.cell);
+  const touch = isTouch();
   if (p && !(onSelected && !hover.turned)) {
-    drawPiece(g, p, state.side, 0.7);
-    $('hint').textContent = moveText(p) + (hc.length > 1 ? '  (' + hc.length + ' ways here: wheel, R or ↻ turns it)' : '') + (lastPointer === 'mouse' ? ': click to play' : ': ✓ to place');
+    drawPiece(g, p, state.side, hover.armed ? 0.9 : 0.7);
+    const ways = hc.length > 1 ? '  (' + hc.length + ' ways here: ' + (touch ? '↻' : 'wheel, R or ↻') + ' turns it)' : '';
+    $('hint').textContent = moveText(p) + ways + (touch || hover.armed ? ': ✓ Place (or tap/click again) plays it' : ': click to play');
   } else if (sel.kind || sel.from) {
-    $('hint').textContent = hover.cell && !onSelected ? hover.cell + ': no legal placement here' : (sel.from && onSelected ? 'click the piece again to let go of it; R or ↻ turns it where it stands' : 'pick a green dot');
+    $('hint').textContent = hover.cell && !onSelected ? noPlacementWhy(hover.cell) : (sel.from && onSelected ? (touch ? 'tap the piece again to let go of it; ↻ turns it where it stands' : 'click the piece again to let go of it; R or ↻ turns it where it stands') : (touch ? 'tap a green dot' : 'pick a green dot'));
   } else {
     const h = state.hint;
     const shown = h && h.position === state.position && h.move;
-    $('hint').textContent = shown ? 'Hint (' + h.engine + '): ' + h.move + ' ' + h.score + (h.depth ? '/' + h.depth : '') : (state.review && state.review.current ? '' : HINT_TEXT);
+    $('hint').textContent = shown ? 'Hint (' + h.engine + '): ' + h.move + ' ' + h.score + (h.depth ? '/' + h.depth : '') : guidanceText();
   }
   $('btn-rotate').disabled = hc.length < 2 && !(onSelected && hc.length);
   $('btn-place').disabled = !p || (onSelected && !hover.turned);
   const shownPv = pvShown !== null && infoRows[pvShown];
   if (shownPv) { g.replaceChildren(); drawPv(g, shownPv.pv || []); return; }
   drawHint(g);
+  drawBetter(g);
 }
 
-// The hint (the engine's best move for this position), drawn and not played.
+// The hint (the engine's best move for this position), drawn plainly and not played.
 function drawHint(g) {
   const h = state && state.hint;
   if (!h || h.position !== state.position || !h.move || h.move === 'pass') return;
   const parts = h.move.split('-');
-  if (parts.length === 2) mark(g, parts[0], '#8e44ad', 8);
-  drawPiece(g, parts[parts.length - 1], state.side, 0.55, 'hint');
+  if (parts.length === 2) mark(g, parts[0], '#8e44ad', 9);
+  drawPiece(g, parts[parts.length - 1], state.side, 1, 'hint', '#8e44ad');
   g.lastChild.classList.add('hint-piece');
 }
 
+function resetHover(cell) { hover = { cell: cell, rot: 0, turned: false, armed: null, since: performance.now() }; }
+
 function selectKind(k) {
   sel = { kind: sel.kind === k ? null : k, from: null };
-  hover.rot = 0;
-  hover.turned = false;
+  resetHover(hover.cell);
+  kept = null;
+  clearPageMessage();
   renderHands();
   drawOverlay();
 }
 
-function cancel() { sel = { kind: null, from: null }; hover.turned = false; hover.armed = null; renderHands(); drawOverlay(); }
+function cancel() { sel = { kind: null, from: null }; resetHover(hover.cell); kept = null; clearPageMessage(); renderHands(); drawOverlay(); }
 
 // The spaces showing the selected piece (its top dots).
 function selectedCells() {
@@ -213,37 +265,72 @@ function flashCell(cell) {
   setTimeout(() => c.remove(), 700);
 }
 
+function confirmMoves() { return $('opt-confirm').checked; }
+
+// A finger is wider than a space on a phone: a tap near a green dot (within one space of the
+// finger's point) counts for it when the space tapped has no placement of its own.
+function snapTap(ev, cell) {
+  const root = document.querySelector('#board svg');
+  if (!root || !(sel.kind || sel.from) || !cellPos.i9 || !cellPos.i10) return cell;
+  const own = candidates().some((p) => cellsOf(p)[0] === cell) || (state.can_move && state.legal.movable[cell]);
+  if (own || ev.clientX === undefined) return cell;
+  const m = root.getScreenCTM();
+  if (!m) return cell;
+  const pt = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(m.inverse());
+  const spacing = Math.hypot(cellPos.i9[0] - cellPos.i10[0], cellPos.i9[1] - cellPos.i10[1]);
+  let best = cell, bestD = 0.75 * spacing;
+  for (const p of candidates()) {
+    const c = cellsOf(p)[0];
+    const d = Math.hypot(cellPos[c][0] - pt.x, cellPos[c][1] - pt.y);
+    if (d < bestD) { best = c; bestD = d; }
+  }
+  return best;
+}
+
 function onBoardClick(ev) {
   const t = ev.target.closest('[data-cell]');
   if (!t || !state) return;
-  const cell = t.getAttribute('data-cell');
   const touch = lastPointer !== 'mouse';
-  if (touch && cell !== hover.cell) { hover.cell = cell; hover.rot = 0; hover.turned = false; }
+  const cell = touch ? snapTap(ev, t.getAttribute('data-cell')) : t.getAttribute('data-cell');
+  if (cell !== hover.cell) resetHover(cell);
   const onSelected = selectedCells().includes(cell);
   // A second click on the selected piece lets go of it; turning it in place takes a deliberate
   // turn first (R, the wheel or ↻), then a click or ✓.
   if (onSelected && !(hover.turned && hover.cell === cell)) { cancel(); return; }
   const p = (sel.kind || sel.from) && hover.cell === cell ? currentPlacement() : null;
   if (p) {
-    // A tap only shows the ghost: ✓ (or a second tap) places it.
-    if (touch && !(hover.armed === cell)) { hover.armed = cell; drawOverlay(); return; }
+    // A tap (or a click with "confirm moves") only shows the piece: ✓ or a second one plays it.
+    if ((touch || confirmMoves()) && hover.armed !== cell) { hover.armed = cell; kept = Object.assign({}, hover); drawOverlay(); return; }
     playPlacement(p);
     return;
   }
   const from = state.can_move && state.legal.movable[cell];
-  if (from) { sel = { kind: null, from: from }; hover.rot = 0; hover.turned = false; renderHands(); drawOverlay(); return; }
+  if (from) { sel = { kind: null, from: from }; resetHover(cell); kept = null; clearPageMessage(); renderHands(); drawOverlay(); return; }
   if (sel.kind || sel.from) {
     flashCell(cell);
-    const what = sel.kind ? 'a ' + KIND_NAMES[sel.kind] : 'the piece from ' + sel.from;
-    showMessage(cell + ': no legal placement of ' + what + ' with its PÜNCT here', false);
+    pageMessage(noPlacementWhy(cell));
   }
 }
+
+// The piece shown under the mouse is pending for ↻ and ✓: it stays when the mouse leaves the
+// board (also across the spaces it passes on its way to the buttons), until another space
+// shows a piece for a while, Esc, or a placement.
+const DWELL_MS = 250;
+function deliberate(h) { return h.cell && (h.turned || h.armed || performance.now() - h.since >= DWELL_MS); }
 
 function onBoardMove(ev) {
   if (ev.pointerType && ev.pointerType !== 'mouse') return;
   const t = ev.target.closest('[data-cell]');
   const cell = t ? t.getAttribute('data-cell') : null;
-  if (cell !== hover.cell) { hover.cell = cell; hover.rot = 0; hover.turned = false; hover.armed = null; drawOverlay(); }
+  if (cell === null || cell === hover.cell) return;
+  if (currentPlacement() && deliberate(hover)) kept = Object.assign({}, hover);
+  resetHover(cell);
+  drawOverlay();
+}
+
+function onBoardLeave() {
+  if (!(currentPlacement() && deliberate(hover)) && kept) hover = Object.assign({}, kept);
+  drawOverlay();
 }
 
 function rotate(step) { hover.rot += step; hover.turned = true; drawOverlay(); }
@@ -278,21 +365,45 @@ function pieceIcon(kind, colour) {
   return svg;
 }
 
+// The game's end, whatever the board shows (the server's `game_over`; older servers: the
+// outcome of the last position).
+function gameOver(s) {
+  s = s || state;
+  if (!s) return null;
+  if (s.game_over !== undefined) return s.game_over;
+  return s.at_end ? s.outcome : null;
+}
+
+// The side whose turn it is in the game (the board may show an earlier position).
+function gameSide(s) { return s.game_side || s.side; }
+
+// Who sits on a side, as the players' blocks say it: "you" for the only human against an engine.
+function seatLabel(s, i) {
+  const seat = s.seats[i], other = s.seats[1 - i];
+  const name = s.names[i];
+  if (seat === 'human' && other !== 'human') return { text: 'you', you: true };
+  return { text: name, you: false };
+}
+
 function renderHands() {
   if (!state) return;
-  // The hand of the side at the bottom of the board is below it.
-  const board = $('board-row');
+  // The side at the bottom of the board has its block below, also after Flip.
   const bottom = flipped ? 'black' : 'white', top = flipped ? 'white' : 'black';
-  if (board.previousElementSibling !== $('hand-' + top)) board.before($('hand-' + top));
-  if (board.nextElementSibling !== $('hand-' + bottom)) board.after($('hand-' + bottom));
+  $('player-' + top).classList.replace('bottom', 'top');
+  $('player-' + bottom).classList.replace('top', 'bottom');
+  const over = gameOver();
   for (const side of ['white', 'black']) {
+    const i = side === 'white' ? 0 : 1;
+    const block = $('player-' + side);
+    block.classList.toggle('to-move', !over && gameSide(state) === side);
+    const who = seatLabel(state, i);
+    const name = block.querySelector('.name');
+    name.textContent = who.you ? '(you)' : '(' + who.text + ')';
+    name.classList.toggle('you', who.you);
+    const played = state.players && state.players[i];
+    name.title = played && played !== state.names[i] ? 'played by ' + played : '';
     const el = $('hand-' + side);
     el.replaceChildren();
-    el.classList.toggle('to-move', !state.outcome && state.side === side);
-    const who = document.createElement('span');
-    who.className = 'who';
-    who.textContent = colourName(side) + ' (' + state.names[side === 'white' ? 0 : 1] + ')';
-    el.appendChild(who);
     const mine = state.can_move && state.side === side;
     for (const k of KINDS) {
       const b = document.createElement('button');
@@ -327,17 +438,25 @@ function fmtClock(ms) {
   return m + ':' + String(s % 60).padStart(2, '0') + (ms < 10000 ? '.' + Math.floor((ms % 1000) / 100) : '');
 }
 
+// Low time: under 10 s, or under a quarter of the base for clocks shorter than 40 s.
+function lowTime(ms) { return state.time && state.time.base !== undefined && ms < Math.min(10000, state.time.base / 4); }
+
 function renderClocks() {
   if (!state) return;
-  const run = state.at_end && !state.outcome && !state.paused && state.moves.length > 0;
+  const over = gameOver();
+  const legacyRun = state.at_end && !state.outcome && !state.paused && state.moves.length > 0 ? state.side : null;
+  const runSide = over || state.paused ? null : (state.clock_running !== undefined ? state.clock_running : legacyRun);
   ['white', 'black'].forEach((side, i) => {
     const el = $('clock-' + side);
     if (!state.clocks) { el.textContent = ''; el.className = 'clock'; return; }
     let ms = state.clocks[i];
-    const running = run && state.side === side;
+    const running = runSide === side;
     if (running) ms -= Date.now() - stateAt;
-    el.textContent = colourName(side) + ' ' + fmtClock(ms);
-    el.className = 'clock' + (running ? ' run' : '');
+    el.textContent = fmtClock(ms);
+    el.title = colourName(side) + "'s clock";
+    const low = lowTime(ms);
+    el.className = 'clock' + (running ? ' run' : '') + (low ? ' low' : '');
+    if (running && low) lowTimeWarning(side);
   });
 }
 
@@ -383,36 +502,55 @@ function renderEngines() {
   if (!state.engines.length) box.textContent = 'No engine configured (start punct-gui with --engine).';
 }
 
+function startPly() { return parseInt(state.start.split(' ')[2], 10) || 0; }
+
+// The move list as players number it: "1. White Black", "1… Black" from a Black start; the
+// review's marks and evaluations; it scrolls inside its own box, never the page.
 function renderMoves() {
-  const ol = $('moves');
-  ol.replaceChildren();
-  const startPly = parseInt(state.start.split(' ')[2], 10) || 0;
-  const rv = state.review && state.review.current ? state.review : null;
+  const box = $('moves');
+  box.replaceChildren();
+  const sp = startPly();
+  let row = null;
   state.moves.forEach((m, i) => {
-    const li = document.createElement('li');
-    li.value = startPly + i + 1;
+    const ply = sp + i;
+    if (ply % 2 === 0 || row === null) {
+      row = document.createElement('div');
+      row.className = 'mrow';
+      row.setAttribute('role', 'listitem');
+      const no = document.createElement('span');
+      no.className = 'no';
+      no.textContent = (Math.floor(ply / 2) + 1) + (ply % 2 ? '…' : '.');
+      row.appendChild(no);
+      if (ply % 2) row.appendChild(document.createElement('span'));
+      box.appendChild(row);
+    }
     const s = document.createElement('span');
     s.textContent = m;
     s.dataset.ply = i + 1;
     if (i + 1 === state.cursor) s.className = 'cur';
-    const mk = rv && rv.marks[i];
-    if (mk && mk.class) {
+    const mk = markOf(i);
+    const after = evalAt(i + 1), before = evalAt(i);
+    if (mk) {
       s.classList.add(mk.class);
-      const glyph = { inaccuracy: '?!', mistake: '?', blunder: '??' }[mk.class];
-      s.textContent = m + glyph;
-      const better = mk.better ? '; better ' + mk.better + (rv.evals[i] ? ' (' + rv.evals[i].text + ')' : '') : '';
+      s.textContent = m + MARK_GLYPH[mk.class];
+      const better = mk.better ? '; better ' + mk.better + (before ? ' (' + before.text + ')' : '') : '';
       s.title = mk.class + ': win chance −' + Math.round(mk.drop * 100) + '%' + better;
-    } else if (rv && rv.evals[i + 1]) {
-      s.title = rv.evals[i + 1].text;
+    } else if (after) {
+      s.title = after.text;
     }
     s.onclick = () => goTo(i + 1);
-    li.appendChild(s);
-    ol.appendChild(li);
+    row.appendChild(s);
   });
-  const cur = ol.querySelector('.cur');
-  if (cur) cur.scrollIntoView({ block: 'nearest' });
+  const cur = box.querySelector('.cur');
+  if (cur && shownCursor !== state.cursor + ':' + state.moves.length) {
+    // Scroll the list's own box (scrollIntoView would scroll the page too).
+    const top = cur.offsetTop - box.offsetTop, bottom = top + cur.offsetHeight;
+    if (top < box.scrollTop) box.scrollTop = top;
+    else if (bottom > box.scrollTop + box.clientHeight) box.scrollTop = bottom - box.clientHeight;
+  }
+  shownCursor = state.cursor + ':' + state.moves.length;
   // Numbered as the list is: plies from the game's start position.
-  $('ply').textContent = 'ply ' + (startPly + state.cursor) + ' of ' + (startPly + state.moves.length);
+  $('ply').textContent = 'ply ' + (sp + state.cursor) + ' of ' + (sp + state.moves.length);
 }
 
 function render(s) {
@@ -427,6 +565,7 @@ function render(s) {
   }
   state = s;
   stateAt = Date.now();
+  autoFlip(s);
   const key = s.version + (flipped ? 'f' : '');
   const svg = flipped ? s.svg_flipped : s.svg;
   if (key !== boardKey) {
@@ -437,27 +576,47 @@ function render(s) {
     cellPos = {};
     for (const c of root.querySelectorAll('.cell')) cellPos[c.dataset.cell] = [parseFloat(c.dataset.cx), parseFloat(c.dataset.cy)];
     svgEl('g', { id: 'overlay' }, root);
+    // The board's proportions for the CSS that sizes it to the window (width and height).
+    const vb = root.viewBox.baseVal;
+    if (vb && vb.height) b.style.setProperty('--aspect', (vb.width / vb.height).toFixed(4));
+    root.removeAttribute('width');
+    root.removeAttribute('height');
     if (window.punctFirstBoardMs === null) window.punctFirstBoardMs = performance.now();
   }
   if (!s.can_move) sel = { kind: null, from: null };
   else if (sel.kind && !(s.legal.drops[sel.kind] || []).length) sel.kind = null;
   else if (sel.from && !s.legal.shifts[sel.from]) sel.from = null;
-  // Status line.
+  // Status line: whose move it is in the game, or how it ended, in full.
   const st = $('status');
   const text = $('status-text');
-  if (s.outcome) {
-    const [w, b] = s.centre;
-    text.textContent = 'Game over: ' + s.outcome.text + (s.outcome.reason === 'connection' ? ' (path: ' + s.outcome.path.join(' ') + ')' : '') + '. Centre: White ' + w + ', Black ' + b + '.';
+  const over = gameOver(s);
+  if (over) {
+    text.textContent = 'Game over: ' + over.text + (over.result ? ' (' + over.result + ')' : '') + (s.at_end ? '' : ' — browsing move ' + s.cursor);
     st.className = 'over';
   } else {
-    const seat = s.seats[s.side === 'white' ? 0 : 1];
-    const who = seat === 'human' ? 'your move' : (s.engines[seat] ? s.engines[seat].name + ' to play' : 'engine');
-    text.textContent = colourName(s.side) + ' to move (' + who + (s.paused ? ', paused' : '') + ')' + (s.at_end ? '' : ' — browsing move ' + s.cursor);
+    const gs = gameSide(s);
+    const seat = s.seats[gs === 'white' ? 0 : 1];
+    const who = seat === 'human' ? (seatLabel(s, gs === 'white' ? 0 : 1).you ? 'your move' : 'human') : (s.engines[seat] ? s.engines[seat].name + ' to play' : 'engine');
+    text.textContent = s.at_end
+      ? colourName(s.side) + ' to move (' + who + (s.paused ? ', paused' : '') + ')'
+      : colourName(s.side) + ' to move on the board shown (move ' + s.cursor + '); the game goes on: ' + colourName(gs) + ' to move (' + who + (s.paused ? ', paused' : '') + ')';
     st.className = '';
   }
-  st.dataset.outcome = s.outcome ? s.outcome.reason : '';
-  showMessage(s.message, !/illegal|error|cannot|not|failed|no /i.test(s.message));
-  $('centre').textContent = 'Centre: White ' + s.centre[0] + ' – Black ' + s.centre[1];
+  st.dataset.outcome = over ? over.reason : '';
+  // The server's message when it changes (a message of the page stays until then); the
+  // review's "reviewing…" goes when the review is over.
+  const stale = /^reviewing/.test(s.message) && !(s.review && s.review.running);
+  if (serverSeen.message !== s.message || serverSeen.messageStale !== stale) {
+    serverSeen.message = s.message;
+    serverSeen.messageStale = stale;
+    showMessage(stale ? '' : s.message, !/illegal|error|cannot|not|failed|no |refused/i.test(s.message));
+  }
+  // The centre count of the board shown (not after a game lost on time or by resignation).
+  const centreMatters = !over || over.reason === 'centre_count' || over.reason === 'connection';
+  $('centre').textContent = centreMatters ? 'Centre: White ' + s.centre[0] + ' – Black ' + s.centre[1] : '';
+  renderActions(s);
+  renderGameOver(s);
+  yourMove(s);
   $('btn-pass').disabled = !(s.can_move && s.legal.pass);
   $('btn-pause').textContent = s.paused ? 'Resume' : 'Pause';
   $('pos-text').value = s.position;
@@ -470,11 +629,13 @@ function render(s) {
   const tkey = JSON.stringify(s.time);
   if (serverSeen.time !== tkey) {
     serverSeen.time = tkey;
-    if (s.time.movetime !== undefined) { $('time-mode').value = 'movetime'; $('movetime').value = s.time.movetime / 1000; }
-    else { $('time-mode').value = 'clock'; $('clock-base').value = s.time.base / 1000; $('clock-inc').value = s.time.inc / 1000; }
+    // A field being typed in never changes under the cursor.
+    const put = (id, v) => { if (document.activeElement !== $(id)) $(id).value = v; };
+    if (s.time.movetime !== undefined) { put('time-mode', 'movetime'); put('movetime', s.time.movetime / 1000); }
+    else { put('time-mode', 'clock'); put('clock-base', s.time.base / 1000); put('clock-inc', s.time.inc / 1000); }
     timeLabels();
   }
-  $('btn-playfrom').disabled = !!(s.outcome && s.at_end);
+  $('btn-playfrom').disabled = !!(over && s.at_end);
   const anaSel = $('ana-engine');
   if (document.activeElement !== anaSel) {
     anaSel.replaceChildren();
@@ -553,67 +714,6 @@ function whiteScore(sc) {
 
 function winChance(cp) { return 1 / (1 + Math.exp(-0.00368208 * cp)); }
 
-// The evaluation bar beside the board: White's share from below (review, analysis or the
-// engine thinking about its move).
-function renderEvalBar() {
-  const bar = $('evalbar');
-  if (!state) return;
-  let ev = null;
-  const rv = state.review && state.review.current ? state.review : null;
-  if (rv && rv.evals[state.cursor]) ev = rv.evals[state.cursor];
-  else if (lastEval) ev = lastEval;
-  const on = $('opt-evalbar').checked && ev !== null;
-  bar.hidden = !on;
-  if (!on) return;
-  const w = winChance(ev.cp);
-  const fill = $('evalbar-white');
-  fill.style.height = (w * 100).toFixed(1) + '%';
-  bar.classList.toggle('flipped', flipped);
-  $('evalbar-text').textContent = ev.text;
-  bar.title = 'evaluation for White: ' + ev.text;
-}
-
-// ----- game review -----
-
-function renderReview() {
-  const rv = state.review;
-  const g = $('graph');
-  const info = $('review-info');
-  $('btn-review').textContent = rv && rv.running ? 'Stop review' : 'Review game';
-  if (!rv) { g.hidden = true; info.textContent = ''; document.body.classList.remove('has-graph'); return; }
-  const counts = { inaccuracy: 0, mistake: 0, blunder: 0 };
-  rv.marks.forEach((m) => { if (m.class) counts[m.class]++; });
-  info.textContent = (rv.running ? 'reviewing: ' : 'reviewed: ') + rv.done + ' of ' + rv.total + ' positions by ' + rv.engine +
-    ' (' + rv.movetime / 1000 + ' s each)' + (rv.error ? '; ' + rv.error : '') + (rv.current ? '' : ' — an earlier game') +
-    '. Inaccuracies ' + counts.inaccuracy + ', mistakes ' + counts.mistake + ', blunders ' + counts.blunder + '.';
-  if (!rv.current || !rv.evals.length) { g.hidden = true; document.body.classList.remove('has-graph'); return; }
-  g.hidden = false;
-  document.body.classList.add('has-graph');
-  drawGraph(g, rv);
-}
-
-function drawGraph(svg, rv) {
-  svg.replaceChildren();
-  const W = 600, H = 90, n = Math.max(rv.total - 1, 1);
-  const X = (i) => 4 + (W - 8) * i / n, Y = (cp) => 4 + (H - 8) * (1 - winChance(cp));
-  svgEl('rect', { x: 0, y: 0, width: W, height: H, fill: '#3b3b3b' }, svg);
-  const pts = rv.evals.map((e, i) => X(i).toFixed(1) + ',' + Y(e.cp).toFixed(1));
-  const last = rv.evals.length - 1;
-  svgEl('polygon', { points: X(0).toFixed(1) + ',' + H + ' ' + pts.join(' ') + ' ' + X(last).toFixed(1) + ',' + H, fill: '#f4efe2' }, svg);
-  svgEl('line', { x1: 0, x2: W, y1: H / 2, y2: H / 2, stroke: '#999', 'stroke-dasharray': '3 3' }, svg);
-  svgEl('line', { x1: X(state.cursor), x2: X(state.cursor), y1: 0, y2: H, stroke: '#1f5fa8', 'stroke-width': 2, class: 'graph-cursor' }, svg);
-  const colours = { inaccuracy: '#e6b800', mistake: '#e67e22', blunder: '#c0392b' };
-  rv.evals.forEach((e, i) => {
-    const mk = i > 0 ? rv.marks[i - 1] : null;
-    const c = svgEl('circle', { cx: X(i), cy: Y(e.cp), r: mk && mk.class ? 4.5 : 3, fill: mk && mk.class ? colours[mk.class] : '#1f5fa8', class: 'pt', 'data-ply': i }, svg);
-    const t = svgEl('title', {}, c);
-    t.textContent = 'ply ' + i + ': ' + e.text + (mk && mk.class ? ' (' + mk.class + ')' : '');
-    // A wide invisible target per point, so that a click anywhere near it jumps there.
-    const hit = svgEl('rect', { x: X(i) - (W / n) / 2, y: 0, width: W / n, height: H, fill: 'transparent', class: 'hit', 'data-ply': i }, svg);
-    hit.appendChild(t.cloneNode(true));
-  });
-}
-
 // The PV drawn on the board: each move's piece numbered, sides alternating.
 // The first moves of a PV, numbered, on the overlay.
 function drawPv(g, pv) {
@@ -662,11 +762,19 @@ async function sendNav() {
 
 function timeLabels() { const c = $('time-mode').value === 'clock'; $('lbl-clock').hidden = !c; $('lbl-movetime').hidden = c; }
 
+// The time fields as the API wants them, or null (and a message in words) when a field is
+// empty or not a number.
 function timeSetting() {
+  const num = (id) => { const v = $(id).value.trim(); return v === '' ? NaN : Number(v); };
   if ($('time-mode').value === 'clock') {
-    return { base: Math.round(parseFloat($('clock-base').value) * 1000), inc: Math.round(parseFloat($('clock-inc').value) * 1000) };
+    const base = num('clock-base'), inc = $('clock-inc').value.trim() === '' ? 0 : num('clock-inc');
+    if (!(base >= 0.1)) { pageMessage("Time: write each side's time in seconds in the first field (0.1 or more, e.g. 300 for 5 minutes)"); return null; }
+    if (!(inc >= 0)) { pageMessage('Time: the increment is seconds added after each move (0 or more, e.g. 2)'); return null; }
+    return { base: Math.round(base * 1000), inc: Math.round(inc * 1000) };
   }
-  return { movetime: Math.round(parseFloat($('movetime').value) * 1000) };
+  const mt = num('movetime');
+  if (!(mt >= 0.01)) { pageMessage('Time: write the seconds an engine has for each move (e.g. 1 or 0.5)'); return null; }
+  return { movetime: Math.round(mt * 1000) };
 }
 function seatValue(v) { return v === 'human' ? 'human' : parseInt(v, 10); }
 
@@ -679,7 +787,7 @@ function setup() {
   board.addEventListener('pointerup', (ev) => { if (ev.pointerType !== 'mouse') { touchUp = Date.now(); onBoardClick(ev); } });
   board.addEventListener('click', (ev) => { if (Date.now() - touchUp > 700) { lastPointer = 'mouse'; onBoardClick(ev); } });
   board.addEventListener('pointermove', onBoardMove);
-  board.addEventListener('pointerleave', (ev) => { if (ev.pointerType === 'mouse') { hover.cell = null; drawOverlay(); } });
+  board.addEventListener('pointerleave', (ev) => { if (ev.pointerType === 'mouse') onBoardLeave(); });
   // PV hover on the tbody, which stays while its rows are rebuilt with every info line.
   const infoBody = document.querySelector('#info tbody');
   infoBody.addEventListener('mouseover', (ev) => {
@@ -691,14 +799,18 @@ function setup() {
   board.addEventListener('wheel', (ev) => { if (sel.kind || sel.from) { ev.preventDefault(); rotate(ev.deltaY > 0 ? 1 : -1); } }, { passive: false });
   document.addEventListener('keydown', (ev) => {
     if (ev.target.tagName === 'INPUT' || ev.target.tagName === 'TEXTAREA' || ev.target.tagName === 'SELECT') return;
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
     if (ev.key === 'r' || ev.key === 'R') rotate(ev.shiftKey ? -1 : 1);
-    else if (ev.key === 'Escape') cancel();
+    else if (ev.key === 'Escape') { if (!closeGameOver()) cancel(); }
     else if (ev.key === 'ArrowLeft' && state) step(-1);
     else if (ev.key === 'ArrowRight' && state) step(1);
+    else if (ev.key === 'f' || ev.key === 'F') $('btn-flip').click();
+    else if ((ev.key === 'u' || ev.key === 'U') && !$('btn-undo').disabled) $('btn-undo').click();
+    else if (ev.key === 'n' || ev.key === 'N') newGame(true);
   });
-  $('btn-new').onclick = () => post('/api/new', { variant: $('variant').value, white: seatValue($('seat-white').value), black: seatValue($('seat-black').value), time: timeSetting() });
+  $('btn-new').onclick = newGame;
   // Seats and time apply at once (an engine seated on the side to move starts thinking).
-  const setupNow = () => post('/api/setup', { white: seatValue($('seat-white').value), black: seatValue($('seat-black').value), time: timeSetting() });
+  const setupNow = () => { const t = timeSetting(); if (t) post('/api/setup', { white: seatValue($('seat-white').value), black: seatValue($('seat-black').value), time: t }); };
   $('seat-white').onchange = setupNow;
   $('seat-black').onchange = setupNow;
   $('movetime').onchange = setupNow;
@@ -707,8 +819,10 @@ function setup() {
   $('btn-playfrom').onclick = () => {
     if (!state) return;
     const later = state.moves.length - state.cursor;
+    const t = timeSetting();
+    if (!t) return;
     if (later > 0 && !window.confirm('Play on from here and drop the ' + later + ' later move' + (later > 1 ? 's' : '') + '?')) return;
-    post('/api/playfrom', { ply: state.cursor, white: seatValue($('seat-white').value), black: seatValue($('seat-black').value), time: timeSetting() });
+    post('/api/playfrom', { ply: state.cursor, white: seatValue($('seat-white').value), black: seatValue($('seat-black').value), time: t });
   };
   $('btn-hint').onclick = () => state && post('/api/hint', { engine: parseInt($('ana-engine').value, 10) || 0, movetime: 1000 });
   $('btn-rotate').onclick = () => rotate(1);
@@ -723,7 +837,7 @@ function setup() {
   $('opt-evalbar').onchange = () => { localStorage.setItem('punct-evalbar', $('opt-evalbar').checked ? '1' : '0'); renderEvalBar(); };
   $('btn-undo').onclick = () => post('/api/undo');
   $('btn-pass').onclick = () => post('/api/move', { move: 'pass' });
-  $('btn-flip').onclick = () => { flipped = !flipped; localStorage.setItem('punct-flip', flipped ? '1' : '0'); if (state) render(state); };
+  $('btn-flip').onclick = () => setFlipped(!flipped);
   $('btn-pause').onclick = () => state && post('/api/pause', { paused: !state.paused });
   $('nav-first').onclick = () => state && goTo(0);
   $('nav-prev').onclick = () => state && step(-1);
@@ -750,13 +864,14 @@ function setup() {
       const f = v.files.find((x) => x.file === fs.value);
       const gs = $('results-game');
       gs.replaceChildren();
-      (f ? f.games : []).forEach((g) => { const o = document.createElement('option'); o.value = g.index; o.textContent = '#' + (g.round || g.index + 1) + ' ' + g.white + ' - ' + g.black + ' ' + (g.result || '') + ' (' + g.plies + ')'; gs.appendChild(o); });
+      (f ? f.games : []).forEach((g) => { const o = document.createElement('option'); o.value = g.index; o.textContent = '#' + (g.index + 1) + (g.round ? ' (round ' + g.round + ')' : '') + ' ' + g.white + ' - ' + g.black + ' ' + (g.result || '') + ' (' + g.plies + ')'; gs.appendChild(o); });
     };
     fs.onchange = fill;
     fill();
     $('results').hidden = !v.files.length;
     if (!v.files.length) showMessage('no PGN files in ' + v.dir + ' (start punct-gui with --results DIR)', false);
   };
+  setupExtras();
   $('btn-results-load').onclick = () => {
     if (!$('results-file').value) { showMessage('no results file chosen', false); return; }
     post('/api/results/load', { file: $('results-file').value, index: parseInt($('results-game').value, 10) || 0 });
