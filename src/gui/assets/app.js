@@ -645,6 +645,7 @@ function render(s) {
   const eng = s.engines[s.analysis.engine];
   $('ana-multipv').max = eng && eng.multipv_max ? eng.multipv_max : 1;
   $('btn-analyse').textContent = s.analysis.on ? 'Stop analysis' : 'Analyse';
+  if (s.analysis.on && document.activeElement !== $('ana-multipv')) $('ana-multipv').value = s.analysis.multipv;
   if (s.position !== infoPosition) {
     // Lines about another position would mislead.
     infoPosition = s.position;
