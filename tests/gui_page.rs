@@ -242,6 +242,15 @@ fn on_a_phone_the_page_stays_still_and_play_stays_in_sight() {
     );
     let w = b.js("return document.querySelector('#info td.pv').getBoundingClientRect().width");
     b.js("document.getElementById('btn-analyse').click(); return 1");
+    b.wait_js("return !state.analysis.on", LONG, "the analysis to stop");
+    // A tap on a line draws its PV on the board.
+    b.js("document.getElementById('info').scrollIntoView(); return 1");
+    b.tap_css("#info td.pv");
+    b.wait_js(
+        "return pvShown !== null && document.querySelectorAll('#overlay .ghost').length >= 1",
+        LONG,
+        "the PV drawn after a tap",
+    );
     assert!(w.as_f64().unwrap() >= 150.0, "PV column {w} px");
 }
 

@@ -792,11 +792,21 @@ function setup() {
   // PV hover on the tbody, which stays while its rows are rebuilt with every info line.
   const infoBody = document.querySelector('#info tbody');
   infoBody.addEventListener('mouseover', (ev) => {
+    if (lastPointer === 'touch') return;
     const td = ev.target.closest('td.pv');
     const key = td ? td.parentElement.dataset.key : null;
     if (key !== pvShown) { pvShown = key; drawOverlay(); }
   });
   infoBody.addEventListener('mouseleave', () => { pvShown = null; drawOverlay(); });
+  // On a touch screen a tap on a line shows its PV (and a second tap hides it).
+  infoBody.addEventListener('click', (ev) => {
+    const td = ev.target.closest('td.pv');
+    if (!td || ev.pointerType === 'mouse') return;
+    const key = td.parentElement.dataset.key;
+    pvShown = pvShown === key ? null : key;
+    drawOverlay();
+  });
+  if (isTouch()) document.querySelector('#info th:last-child').textContent = 'PV (tap to see it)';
   board.addEventListener('wheel', (ev) => { if (sel.kind || sel.from) { ev.preventDefault(); rotate(ev.deltaY > 0 ? 1 : -1); } }, { passive: false });
   document.addEventListener('keydown', (ev) => {
     if (ev.target.tagName === 'INPUT' || ev.target.tagName === 'TEXTAREA' || ev.target.tagName === 'SELECT') return;
@@ -865,12 +875,12 @@ function setup() {
       const f = v.files.find((x) => x.file === fs.value);
       const gs = $('results-game');
       gs.replaceChildren();
-      (f ? f.games : []).forEach((g) => { const o = document.createElement('option'); o.value = g.index; o.textContent = '#' + (g.index + 1) + (g.round ? ' (round ' + g.round + ')' : '') + ' ' + g.white + ' - ' + g.black + ' ' + (g.result || '') + ' (' + g.plies + ')'; gs.appendChild(o); });
+      (f ? f.games : []).forEach((g) => { const o = document.createElement('option'); o.value = g.index; o.textContent = '#' + (g.number || g.index + 1) + ' ' + g.white + ' - ' + g.black + ' ' + (g.result || '') + ' (' + g.plies + ')'; gs.appendChild(o); });
     };
     fs.onchange = fill;
     fill();
     $('results').hidden = !v.files.length;
-    if (!v.files.length) showMessage('no PGN files in ' + v.dir + ' (start punct-gui with --results DIR)', false);
+    if (!v.files.length) pageMessage(v.hint || ('no PGN files in ' + v.dir + ' (start punct-gui with --results DIR)'));
   };
   setupExtras();
   $('btn-results-load').onclick = () => {

@@ -185,6 +185,8 @@ function setupExtras() {
   $('status').onclick = () => { if (gameOver() && state.at_end) { overClosed = null; $('gameover').hidden = false; } };
   // A page opened on a touch screen speaks of taps from the start.
   document.addEventListener('pointerdown', (ev) => {
-    if (ev.pointerType === 'touch' && lastPointer !== 'touch') { lastPointer = 'touch'; drawOverlay(); }
+    const was = lastPointer;
+    lastPointer = ev.pointerType || 'mouse';
+    if (was !== lastPointer) drawOverlay();
   }, true);
 }
