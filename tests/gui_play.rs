@@ -76,7 +76,7 @@ fn engine_replies_at_the_poll_boundary_are_never_lost() {
         }
         // A lost reply stalls the game for 5 s and more (then `stop`, then a restart).
         assert!(
-            last.1.elapsed() < Duration::from_secs(4),
+            last.1.elapsed() < Duration::from_millis(4500),
             "no move for {:?} at ply {n} of game {games}: {}",
             last.1.elapsed(),
             s["engines"]
@@ -121,32 +121,46 @@ fn browsing_leaves_the_engine_and_the_clocks_alone() {
     assert_eq!(s["engines"][0]["restarts"], 0);
     let black_used = 60_000 - clocks(&s)[1];
     assert!(
-        black_used >= 1400 && black_used as u128 <= took.as_millis() + 500,
+        black_used >= 1400 && black_used as u128 <= took.as_millis() + 2000,
         "Black used {black_used} ms in {took:?}"
     );
+    assert_eq!(s["clock_running"], "white");
+    assert_eq!(s["game_side"], "white");
+}
+
+/// A human's turn with browsing is charged its wall time (coming back used to restart the
+/// turn, giving back the time used before browsing).
+#[test]
+fn browsing_on_a_human_turn_is_charged_its_wall_time() {
+    let gui = gui_with_mocks(&[&[]]);
+    gui.post(
+        "/api/new",
+        &json!({"white": "human", "black": "human", "time": {"base": 60000, "inc": 0}}),
+    );
+    gui.post("/api/move", &json!({"move": "c5c6d6"}));
+    gui.post("/api/move", &json!({"move": "f5f6f7"}));
     // White's turn: browse for a while, come back, then move.
     let turn = Instant::now();
-    let s = gui.post("/api/goto", &json!({"ply": 1})).json();
-    assert_eq!(s["game_side"], "white");
-    std::thread::sleep(Duration::from_millis(1200));
-    let s = gui.state();
-    assert_eq!(s["clock_running"], "white");
-    assert!(clocks(&s)[0] <= 60_000 - 1200, "{}", s["clocks"]);
+    gui.post("/api/goto", &json!({"ply": 1}));
+    std::thread::sleep(Duration::from_millis(2000));
     gui.post("/api/goto", &json!({"ply": 2}));
     std::thread::sleep(Duration::from_millis(300));
-    let s = gui.state();
-    let legal = s["legal"]["drops"]["T"][0].as_str().unwrap().to_string();
-    let r = gui.post("/api/move", &json!({ "move": legal }));
+    let r = gui.post("/api/move", &json!({"move": "m5m6n6"}));
     assert_eq!(r.status, 200, "{}", r.text());
     let wall = turn.elapsed().as_millis() as u64;
     let s = r.json();
     let white_used = 60_000 - clocks(&s)[0];
     assert!(
-        white_used + 300 >= wall && white_used <= wall + 2000,
+        white_used + 1000 >= wall && white_used <= wall + 2000,
         "White charged {white_used} ms for a turn of at least {wall} ms"
     );
     let noted = s["notes"][2]["ms"].as_f64().unwrap() as u64;
     assert!(noted.abs_diff(white_used) <= 2, "{noted} {white_used}");
+    // Black's clock runs while the board shows an earlier position.
+    let s = gui.post("/api/goto", &json!({"ply": 0})).json();
+    assert_eq!(s["clock_running"], "black");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(clocks(&gui.state())[1] <= 60_000 - 300);
 }
 
 /// Undo after a loss on time: the clocks get back what they had at the position returned to,
