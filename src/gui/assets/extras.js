@@ -45,11 +45,13 @@ function lowTimeWarning(side) {
 }
 
 // The board turns by itself when a human sits down to play Black against an engine (and back
-// for White); Flip still turns it by hand.
+// for White) while the page is open; Flip still turns it by hand.
 function autoFlip(s) {
   const key = JSON.stringify(s.seats);
   if (key === seatsSeen) return;
+  const first = seatsSeen === null;
   seatsSeen = key;
+  if (first) return; // a page opened (or reloaded) keeps the tab's own choice
   const [w, b] = s.seats;
   let f = flipped;
   if (w !== 'human' && b === 'human') f = true;
