@@ -135,7 +135,7 @@ fn on_a_phone_the_page_stays_still_and_play_stays_in_sight() {
     post_ok(
         &gui,
         "/api/setup",
-        json!({"white": "human", "black": 0, "time": {"base": 30000, "inc": 0}}),
+        json!({"white": "human", "black": 0, "time": {"base": 60000, "inc": 0}}),
     );
     phone(&b);
     open(&b, &gui);
@@ -831,7 +831,7 @@ fn your_move_is_signalled_black_is_turned_and_low_time_warned() {
     post_ok(
         &gui,
         "/api/new",
-        json!({"white": "human", "black": "human", "time": {"base": 4000, "inc": 0}}),
+        json!({"white": "human", "black": "human", "time": {"base": 8000, "inc": 0}}),
     );
     let s = gui.state();
     let drop = s["legal"]["drops"]["T"][0].as_str().unwrap().to_string();
