@@ -10,7 +10,7 @@
 //!    the journal exactly once, the PGN has one record per game, no engine process is left.
 //! 2. One engine process answers `--searches` searches (default 50,000), alternately `go depth 1`
 //!    and `go nodes 200`, along games of engine moves from varied openings, `ucinewgame` between
-//!    games; its VmRSS and descriptors are sampled every `--every-searches` (default 2,500).
+//!    games; its VmRSS and descriptors are sampled every `--every-searches` (default 500).
 //!
 //! Each part prints a table as it goes and passes when the largest sample of the last
 //! `--window` games or searches (default 1,000) is within 10 % of the largest of the first
@@ -44,7 +44,7 @@ fn parse_opts() -> Opts {
         games: 20_000,
         searches: 50_000,
         every_games: 250,
-        every_searches: 2_500,
+        every_searches: 500,
         window: 1_000,
         only: None,
         referee: "target/release/punct-referee".into(),
