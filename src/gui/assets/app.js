@@ -194,7 +194,7 @@ function drawOverlay() {
   if (p && !(onSelected && !hover.turned)) {
     drawPiece(g, p, state.side, hover.armed ? 0.9 : 0.7);
     const ways = hc.length > 1 ? '  (' + hc.length + ' ways here: ' + (touch ? '↻' : 'wheel, R or ↻') + ' turns it)' : '';
-    $('hint').textContent = moveText(p) + ways + (touch || hover.armed ? ': ✓ Place (or tap/click again) plays it' : ': click to play');
+    $('hint').textContent = moveText(p) + ways + (touch || hover.armed || boardLeft ? ': ✓ Place (or a click on its space) plays it' : ': click to play');
   } else if (sel.kind || sel.from) {
     $('hint').textContent = hover.cell && !onSelected ? noPlacementWhy(hover.cell) : (sel.from && onSelected ? (touch ? 'tap the piece again to let go of it; ↻ turns it where it stands' : 'click the piece again to let go of it; R or ↻ turns it where it stands') : (touch ? 'tap a green dot' : 'pick a green dot'));
   } else {
@@ -322,13 +322,17 @@ function onBoardMove(ev) {
   if (ev.pointerType && ev.pointerType !== 'mouse') return;
   const t = ev.target.closest('[data-cell]');
   const cell = t ? t.getAttribute('data-cell') : null;
+  if (boardLeft) { boardLeft = false; if (cell === hover.cell) drawOverlay(); }
   if (cell === null || cell === hover.cell) return;
   if (currentPlacement() && deliberate(hover)) kept = Object.assign({}, hover);
   resetHover(cell);
   drawOverlay();
 }
 
+let boardLeft = false;            // the mouse left the board (the piece shown stays pending)
+
 function onBoardLeave() {
+  boardLeft = true;
   if (!(currentPlacement() && deliberate(hover)) && kept) hover = Object.assign({}, kept);
   drawOverlay();
 }
