@@ -35,7 +35,9 @@ function markOf(i) {
 // The evaluation after ply p, when known for this game.
 function evalAt(p) {
   const { rv, agree } = reviewNow();
-  return rv && p <= agree ? rv.evals[p] || null : null;
+  // A review of another game says nothing about this one (not even its first position).
+  if (!rv || p > agree || (agree === 0 && !state.review.current)) return null;
+  return rv.evals[p] || null;
 }
 
 // "12. c5c6d6??" as players write it.
