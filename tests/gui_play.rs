@@ -441,7 +441,8 @@ fn results_are_numbered_and_an_empty_list_says_where_games_come_from() {
 }
 
 /// A review's marks stay for the moves the game still shares with it (after playing on from
-/// a move): the state says which moves were reviewed and how many still agree.
+/// a move): the state says which moves were reviewed and how many still agree. The message
+/// "reviewing the game ..." ends with the review.
 #[test]
 fn review_marks_hold_for_the_moves_kept() {
     let gui = gui_with_mocks(&[&[]]);
@@ -460,6 +461,11 @@ fn review_marks_hold_for_the_moves_kept() {
     });
     assert_eq!(s["review"]["current"], true);
     assert_eq!(s["review"]["agree"], 4);
+    // The running review's message does not outlive it.
+    let s = gui.wait_state(Duration::from_secs(10), "the review's last state", |s| {
+        !s["message"].as_str().unwrap_or("").starts_with("reviewing")
+    });
+    assert_eq!(s["message"], "review done: 5 positions");
     let r = gui.post("/api/playfrom", &json!({"ply": 2}));
     assert_eq!(r.status, 200, "{}", r.text());
     let s = gui.state();
@@ -471,4 +477,28 @@ fn review_marks_hold_for_the_moves_kept() {
     );
     gui.post("/api/move", &json!({"move": "a3a4b3"}));
     assert_eq!(gui.state()["review"]["agree"], 2);
+}
+
+/// A bad time setting is refused with a reason in words, never the API's JSON format (an
+/// empty field of the page arrives as null).
+#[test]
+fn time_settings_are_refused_in_words() {
+    let gui = gui_with_mocks(&[&[]]);
+    for (time, words) in [
+        (json!({"movetime": null}), "time per move"),
+        (json!({"movetime": 5}), "time per move"),
+        (json!({"base": null, "inc": 1000}), "base time"),
+        (json!({"base": 60000, "inc": "x"}), "increment"),
+        (json!({}), "no time given"),
+    ] {
+        let r = gui.post("/api/new", &json!({ "time": time }));
+        assert_eq!(r.status, 400, "{time}");
+        let e = r.json()["error"].as_str().unwrap().to_string();
+        assert!(e.contains(words) && !e.contains('{'), "{time}: {e}");
+    }
+    // A float is rounded; no increment means none.
+    let s = gui
+        .post("/api/new", &json!({"time": {"base": 1500.4}}))
+        .json();
+    assert_eq!(s["time"], json!({"base": 1500, "inc": 0}));
 }

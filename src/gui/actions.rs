@@ -340,21 +340,34 @@ impl App {
     }
 }
 
+/// The time setting of a request: `{"movetime": ms}` or `{"base": ms, "inc": ms}`. Errors
+/// say in words which field is wrong (the page shows them as they are).
 pub fn parse_time(t: &Value) -> Result<TimeSetting, String> {
-    let ms = |k: &str| t.get(k).and_then(Value::as_u64);
-    if let Some(m) = ms("movetime") {
-        if !(10..=3_600_000).contains(&m) {
-            return Err("movetime is 10 ms .. 1 hour".into());
-        }
+    // Milliseconds: a whole number (a float is rounded); None for anything else.
+    let ms = |v: &Value| {
+        v.as_u64().or_else(|| {
+            v.as_f64()
+                .filter(|f| f.is_finite() && *f >= 0.0 && *f < 1e12)
+                .map(|f| f.round() as u64)
+        })
+    };
+    if let Some(m) = t.get("movetime") {
+        let m = ms(m)
+            .filter(|m| (10..=3_600_000).contains(m))
+            .ok_or("the time per move is empty or out of range: give 0.01 s to 1 hour")?;
         return Ok(TimeSetting::MoveTime(m));
     }
-    match (ms("base"), ms("inc")) {
-        (Some(base), inc) if (100..=36_000_000).contains(&base) => Ok(TimeSetting::Clock {
-            base,
-            inc: inc.unwrap_or(0).min(600_000),
-        }),
-        _ => Err(
-            "time is {\"movetime\": ms} or {\"base\": ms, \"inc\": ms} (base at least 100)".into(),
-        ),
+    if let Some(b) = t.get("base") {
+        let base = ms(b)
+            .filter(|b| (100..=36_000_000).contains(b))
+            .ok_or("the clock's base time is empty or out of range: give 0.1 s to 10 hours")?;
+        let inc = match t.get("inc") {
+            None | Some(Value::Null) => 0,
+            Some(i) => ms(i)
+                .ok_or("the increment is empty or not a number of seconds (0 to 600)")?
+                .min(600_000),
+        };
+        return Ok(TimeSetting::Clock { base, inc });
     }
+    Err("no time given: a time per move, or a clock's base time and increment".into())
 }

@@ -14,14 +14,26 @@ use serde_json::{json, Value};
 use crate::gui::app::{lock, Review, Shared};
 use crate::rules::notation::position_to_string;
 
+/// The message while a review runs.
+fn a_message(engine: &str, movetime: u64) -> String {
+    format!("reviewing the game with {engine} at {movetime} ms a position")
+}
+
 pub fn start_review(app: &Shared, req: &Value) -> Result<(), String> {
     let mut a = lock(app);
     if let Some(r) = &a.review {
         r.cancel.store(true, Ordering::SeqCst);
     }
     if req.get("on").and_then(Value::as_bool) == Some(false) {
+        let mut done = None;
         if let Some(r) = &mut a.review {
+            if r.running {
+                done = Some((r.evals.len(), r.moves.len() + 1));
+            }
             r.running = false;
+        }
+        if let Some((n, total)) = done {
+            a.message = format!("review stopped after {n} of {total} positions");
         }
         a.changed_view();
         return Ok(());
@@ -47,17 +59,30 @@ pub fn start_review(app: &Shared, req: &Value) -> Result<(), String> {
         error: None,
         cancel: cancel.clone(),
     });
-    a.message = format!(
-        "reviewing the game with {} at {movetime} ms a position",
-        cfg.name
-    );
+    a.message = a_message(&cfg.name, movetime);
     a.changed_view();
     drop(a);
     let app = app.clone();
+    let review_message = a_message(&cfg.name, movetime);
     let with_review = move |f: &mut dyn FnMut(&mut Review)| {
         let mut a = lock(&app);
         if let Some(r) = a.review.as_mut().filter(|r| r.id == id) {
             f(r);
+            // The message of a running review does not outlive it.
+            if !r.running && a.message == review_message {
+                let r = a.review.as_ref().expect("just seen");
+                a.message = match &r.error {
+                    Some(e) => format!("review stopped: {e}"),
+                    None if r.evals.len() == r.moves.len() + 1 => {
+                        format!("review done: {} positions", r.evals.len())
+                    }
+                    None => format!(
+                        "review stopped after {} of {} positions",
+                        r.evals.len(),
+                        r.moves.len() + 1
+                    ),
+                };
+            }
             a.changed_view();
         }
     };
