@@ -105,7 +105,7 @@ impl MovePicker {
     /// Forgets the candidate lists (they are valid within one search only) and takes note
     /// of the history table the search starts with (`history[colour * PLACEMENT_SLOTS + i]`).
     pub fn start(&mut self, history: &[i32]) {
-        self.cache.iter_mut().for_each(|c| c.valid = false);
+        self.cache.iter_mut().for_each(Candidates::forget);
         for colour in 0..2 {
             let table = &history[colour * PLACEMENT_SLOTS..(colour + 1) * PLACEMENT_SLOTS];
             let by_shape = &mut self.shape_history_max[colour];
@@ -204,7 +204,9 @@ impl MovePicker {
             weights: vec![0; GRID_LEN],
             hot: CellSet::EMPTY,
             cold: Vec::new(),
-            cache: vec![Candidates::default(); 1 << LIST_CACHE_BITS],
+            cache: (0..1 << LIST_CACHE_BITS)
+                .map(|_| Candidates::reserved())
+                .collect(),
             lift_penalty: vec![0; GRID_LEN],
             drop_filter: [CellSet::EMPTY; SHAPES],
             shape_history_max: [[0; SHAPES]; 2],
@@ -582,6 +584,35 @@ struct Candidates {
     /// Ordered by the learned model (`candidates_by_model`).
     by_model: bool,
 }
+
+impl Candidates {
+    /// An entry with room for the lists of a typical position, reserved when the picker is
+    /// made: the cache's vectors then stop growing as its slots are first used, and a
+    /// long-running engine's memory is what it was after the first search (issue 36's soak).
+    fn reserved() -> Candidates {
+        Candidates {
+            blockers: Vec::with_capacity(RESERVED_MOVES),
+            extra_blockers: Vec::with_capacity(RESERVED_MOVES),
+            rest: Vec::with_capacity(RESERVED_MOVES),
+            ..Candidates::default()
+        }
+    }
+
+    /// Invalid from now on; a list grown past the reserved room gives it back, so that a slot
+    /// keeps no more than a typical position needs from one search to the next.
+    fn forget(&mut self) {
+        self.valid = false;
+        for list in [&mut self.blockers, &mut self.extra_blockers, &mut self.rest] {
+            if list.capacity() > RESERVED_MOVES {
+                list.clear();
+                list.shrink_to(RESERVED_MOVES);
+            }
+        }
+    }
+}
+
+/// Moves of room per list of a cache entry (`2 * CACHED_WIDTH`; 6 bytes a move).
+const RESERVED_MOVES: usize = 2 * CACHED_WIDTH;
 
 /// Scores moves as they are generated: every shift, and the drops that meet a hot space.
 struct ScoringSink<'a> {
