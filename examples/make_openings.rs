@@ -4,7 +4,7 @@
 //!
 //! ```sh
 //! cargo build --release
-//! cargo run --release --example make_openings -- --seed 1 --count 300 \
+//! cargo run --release --features tools --example make_openings -- --seed 1 --count 300 \
 //!     --engine target/release/punct --depth 5 --window 100 > tournaments/openings.txt
 //! ```
 //!

@@ -12,7 +12,7 @@
 //! greedy player from seeded random openings.
 //!
 //! ```sh
-//! cargo run --release --example make_suites [OUT_DIR]    # default tournaments/suites
+//! cargo run --release --features tools --example make_suites [OUT_DIR]    # default tournaments/suites
 //! ```
 
 use std::collections::HashSet;

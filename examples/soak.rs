@@ -1,7 +1,7 @@
 //! Soak run (Linux: it reads `/proc`): does anything grow over a long run?
 //!
 //! ```sh
-//! cargo build --release && cargo run --release --example soak [-- FLAGS]
+//! cargo build --release && cargo run --release --features tools --example soak [-- FLAGS]
 //! ```
 //! 1. The referee plays `--games` games (default 20,000) at `depth=1` between two copies of the
 //!    engine at `-concurrency 2`, with `-jsonl` and `-pgnout`. Every `--every-games` games

@@ -4,7 +4,7 @@
 //! signature; this is the speed.
 //!
 //! ```sh
-//! cargo build --release --example speed
+//! cargo build --release --features tools --example speed
 //! target/release/examples/speed --depth 7 \
 //!     --engine name=new,cmd=target/release/punct \
 //!     --engine name=v0.3.0,cmd=target/baseline/v0.3.0/punct
@@ -170,7 +170,11 @@ fn main() {
     let (mut lo, mut hi, mut every) = (8, 40, 6);
     let mut it = args.iter();
     while let Some(a) = it.next() {
-        let mut val = || it.next().cloned().unwrap_or_else(|| panic!("{a} needs a value"));
+        let mut val = || {
+            it.next()
+                .cloned()
+                .unwrap_or_else(|| panic!("{a} needs a value"))
+        };
         match a.as_str() {
             "--engine" => specs.push(parse_spec(&val())),
             "--positions" => files.push(val()),
@@ -215,7 +219,10 @@ fn main() {
                 results[k].push(m);
             }
             let last = results[0].len() - 1;
-            if results.iter().all(|r| r[last].best == results[0][last].best) {
+            if results
+                .iter()
+                .all(|r| r[last].best == results[0][last].best)
+            {
                 same_move += 1;
             }
             eprint!(

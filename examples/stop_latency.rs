@@ -1,7 +1,7 @@
 //! Measures the engine process: start to `uciok`, and `stop` to `bestmove` over many searches.
 //!
 //! ```sh
-//! cargo build --release && cargo run --release --example stop_latency [-- <punct binary> [searches]]
+//! cargo build --release && cargo run --release --features tools --example stop_latency [-- <punct binary> [searches]]
 //! ```
 //! The binary defaults to `target/release/punct`. Each search is `go infinite` on a position of
 //! a seeded game, stopped after a varying 5..45 ms, so stops land at random points of the search.

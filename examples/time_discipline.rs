@@ -1,7 +1,7 @@
 //! Time discipline of an engine process at short time per move: blind moves and overruns.
 //!
 //! ```sh
-//! cargo build --release --examples
+//! cargo build --release --examples --features tools
 //! target/release/examples/time_discipline [--engine BIN] [--positions FILE]
 //!     [--movetimes 10,20,50,100] [--threads 1,2] [--option NAME=VALUE]... [--load N]
 //!     [--max-overrun MS]

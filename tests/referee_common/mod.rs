@@ -224,7 +224,10 @@ pub fn run_measured(cmd: &mut Command, limit: Duration) -> Measured {
         }
     }
     let wall = started.elapsed();
-    assert!(peak_kb > 0, "could not read the high-water mark of pid {pid}");
+    assert!(
+        peak_kb > 0,
+        "could not read the high-water mark of pid {pid}"
+    );
     let code = if !killed && libc::WIFEXITED(status) {
         Some(libc::WEXITSTATUS(status))
     } else {
