@@ -18,13 +18,16 @@
 //! `--referee PATH`, `--engine PATH` (default `target/release/...`), `--dir DIR` for the
 //! records (default a new directory under the temporary directory).
 
+#[path = "common/engine.rs"]
+mod engine;
+
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use engine::Engine;
 use punct::{parse_move, Position, Variant};
 
 struct Opts {
@@ -307,62 +310,13 @@ fn records_complete(jsonl: &Path, pgn: &Path, games: u64) -> bool {
     once && summary && pgn_games == games
 }
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Engine {
-    fn start(bin: &str) -> Engine {
-        let mut child = Command::new(bin)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {bin}: {e}"));
-        let stdout = child.stdout.take().expect("piped");
-        let stdin = child.stdin.take().expect("piped");
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    return;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("engine input");
-    }
-
-    /// The first line starting with `word` (others are dropped).
-    fn until(&self, word: &str) -> String {
-        loop {
-            let line = self
-                .lines
-                .recv_timeout(Duration::from_secs(30))
-                .unwrap_or_else(|_| panic!("no '{word}' within 30 s"));
-            if line.starts_with(word) {
-                return line;
-            }
-        }
-    }
-}
-
 fn engine_part(o: &Opts) -> bool {
     println!(
         "## Engine: {} answering {} searches (go depth 1 / go nodes 200), ucinewgame between games",
         o.engine, o.searches
     );
     let mut e = Engine::start(&o.engine);
-    let pid = e.child.id();
+    let pid = e.id();
     e.send("uci");
     e.until("uciok");
     let start = Instant::now();
@@ -397,7 +351,7 @@ fn engine_part(o: &Opts) -> bool {
             } else {
                 "go nodes 200"
             });
-            let best = e.until("bestmove");
+            let best = e.until("bestmove").pop().expect("a bestmove line").1;
             searches += 1;
             if searches.is_multiple_of(o.every_searches) || searches == o.searches {
                 let s = Sample {
@@ -418,8 +372,7 @@ fn engine_part(o: &Opts) -> bool {
             }
         }
     }
-    e.send("quit");
-    let status = e.child.wait().expect("wait for the engine");
+    let status = e.quit();
     println!("engine: {games} games, {searches} searches, quit: {status}");
     flat("engine", &samples, o.searches, o.window) && status.success()
 }

@@ -38,6 +38,19 @@ impl Engine {
         }
     }
 
+    /// The process id (to read its memory and descriptors in /proc).
+    #[allow(dead_code)] // not every example reads it
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Sends `quit` and waits for the process to exit.
+    #[allow(dead_code)]
+    pub fn quit(mut self) -> std::process::ExitStatus {
+        self.send("quit");
+        self.child.wait().expect("wait for the engine")
+    }
+
     pub fn send(&mut self, line: &str) {
         writeln!(self.stdin, "{line}").unwrap();
         self.stdin.flush().unwrap();
