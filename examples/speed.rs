@@ -93,13 +93,7 @@ fn start(spec: &Spec) -> Engine {
 }
 
 fn measure(e: &mut Engine, fen: &str, depth: u32) -> Measure {
-    e.send("ucinewgame");
-    e.send(&format!("position fen {fen}"));
-    e.send("isready");
-    e.until("readyok");
-    let go = Instant::now();
-    e.send(&format!("go depth {depth}"));
-    let lines = e.until("bestmove");
+    let (go, lines) = e.fresh_search(fen, &format!("depth {depth}"));
     let (at, last) = lines.last().unwrap();
     let nodes = lines
         .iter()

@@ -23,7 +23,6 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
 
 use punct::engine::search::Searcher;
 use punct::engine::types::{Limits, SearchControl};
@@ -70,13 +69,7 @@ fn measure(
         overruns: Vec::new(),
     };
     for fen in positions {
-        e.send("ucinewgame");
-        e.send(&format!("position fen {fen}"));
-        e.send("isready");
-        e.until("readyok");
-        let go = Instant::now();
-        e.send(&format!("go movetime {movetime}"));
-        let lines = e.until("bestmove");
+        let (go, lines) = e.fresh_search(fen, &format!("movetime {movetime}"));
         let (at, _) = lines.last().unwrap();
         let searched = lines
             .iter()

@@ -51,6 +51,19 @@ impl Engine {
         self.child.wait().expect("wait for the engine")
     }
 
+    /// One search from a cleared table: `ucinewgame`, the position, `isready`, then `go`
+    /// (`go` followed by `limits`). Returns when `go` was sent and the lines up to `bestmove`.
+    #[allow(dead_code)]
+    pub fn fresh_search(&mut self, fen: &str, limits: &str) -> (Instant, Vec<(Instant, String)>) {
+        self.send("ucinewgame");
+        self.send(&format!("position fen {fen}"));
+        self.send("isready");
+        self.until("readyok");
+        let go = Instant::now();
+        self.send(&format!("go {limits}"));
+        (go, self.until("bestmove"))
+    }
+
     pub fn send(&mut self, line: &str) {
         writeln!(self.stdin, "{line}").unwrap();
         self.stdin.flush().unwrap();
