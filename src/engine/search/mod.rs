@@ -10,6 +10,7 @@
 //! [`tt`], [`timeman`], [`params`] (every tunable weight), [`bench`].
 
 pub mod bench;
+mod busy;
 pub mod evaluate;
 pub mod movepick;
 pub mod nnue;

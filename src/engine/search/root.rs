@@ -3,6 +3,7 @@
 
 use std::sync::atomic::Ordering;
 
+use crate::engine::search::busy::BusyTable;
 use crate::engine::search::race;
 use crate::engine::search::searcher::{shuffle_root, skips_depth};
 use crate::engine::search::threats::{root_tactics, RootTactics};
@@ -294,7 +295,15 @@ impl Worker<'_> {
         let mut alpha = alpha_in;
         let mut best = -INFINITY;
         let mut exact_scores: Vec<i32> = Vec::new();
-        for (i, rm) in root.iter_mut().enumerate() {
+        // With several threads a root move (after the first) that another thread is on comes
+        // last, as in the tree (see `busy`): `order` grows by the moves deferred.
+        let busy = self.busy.filter(|_| multipv == 1);
+        let root_key = pos.hash();
+        let mut order: Vec<usize> = (0..root.len()).collect();
+        let mut k = 0;
+        while k < order.len() {
+            let (i, first_pass) = (order[k], k < root.len());
+            k += 1;
             // Past the width only threats to win, or every move while every searched move
             // loses: a lost root is proven over all moves, or an escape is found.
             if self.poll() {
@@ -305,7 +314,7 @@ impl Worker<'_> {
                 log::debug!("first iteration cut to {i} moves by the clock");
                 break;
             }
-            if i >= width && best > -MATE_BOUND && !rm.threat {
+            if i >= width && best > -MATE_BOUND && !root[i].threat {
                 continue;
             }
             // With MultiPV, a move must beat the K-th best line so far to be searched exactly.
@@ -320,7 +329,15 @@ impl Worker<'_> {
             } else {
                 alpha
             };
-            let mv = rm.mv;
+            let mv = root[i].mv;
+            let move_key = BusyTable::key(root_key, mv);
+            if let Some(busy) = busy {
+                if first_pass && i > 0 && busy.is_busy(move_key) {
+                    order.push(i);
+                    continue;
+                }
+                busy.start(move_key);
+            }
             pos.make(mv);
             let d = depth as i32 - 1;
             let mut score = if i == 0 || floor == -INFINITY {
@@ -334,10 +351,14 @@ impl Worker<'_> {
                 }
             };
             pos.unmake();
+            if let Some(busy) = busy {
+                busy.finish(move_key);
+            }
             // An interrupted search of a move says nothing about it.
             if self.aborted {
                 break;
             }
+            let rm = &mut root[i];
             score = score.clamp(-MATE, MATE);
             rm.depth = depth;
             rm.score = score;

@@ -14,6 +14,7 @@ use std::sync::Arc;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+use crate::engine::search::busy::BusyTable;
 use crate::engine::search::nnue::{self, Network};
 use crate::engine::search::params::Params;
 use crate::engine::search::tt::{TranspositionTable, MATE};
@@ -32,6 +33,8 @@ pub struct Searcher {
     hash_mb: usize,
     seed: u64,
     tt: TranspositionTable,
+    /// With several threads, the moves being searched (see `busy`).
+    busy: Option<BusyTable>,
     main: ThreadTables,
     /// One per thread beyond the main one.
     helpers: Vec<ThreadTables>,
@@ -47,6 +50,7 @@ impl Searcher {
             hash_mb,
             seed: 0,
             tt: TranspositionTable::new(hash_mb),
+            busy: None,
             main: ThreadTables::new(),
             helpers: Vec::new(),
             facts_params: Params::default(),
@@ -63,6 +67,11 @@ impl Searcher {
     /// Search threads: the main one and `n - 1` helpers, whose tables are made here, once.
     pub fn set_threads(&mut self, n: usize) {
         self.helpers.resize_with(n.max(1) - 1, ThreadTables::new);
+        if n <= 1 {
+            self.busy = None;
+        } else if self.busy.is_none() {
+            self.busy = Some(BusyTable::new());
+        }
     }
 
     pub fn threads(&self) -> usize {
@@ -124,6 +133,9 @@ impl Searcher {
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
         self.tt.new_search();
+        if let Some(busy) = &self.busy {
+            busy.clear();
+        }
         if self.facts_params != self.params {
             for tables in std::iter::once(&mut self.main).chain(&mut self.helpers) {
                 tables.facts.iter_mut().for_each(|f| *f = NO_FACTS);
@@ -134,6 +146,7 @@ impl Searcher {
             params: &self.params,
             net: self.net.as_deref(),
             tt: &self.tt,
+            busy: self.busy.as_ref(),
             ctl,
             halt: &AtomicBool::new(false),
             nodes: &(0..self.threads())
@@ -160,7 +173,11 @@ impl Searcher {
                     let helper_limits = &helper_limits;
                     scope.spawn(move || {
                         let mut worker = Worker::new(shared, tables, i + 1, helper_limits);
-                        worker.shuffle_seed = Some(seed);
+                        // The first helper splits the work with the main thread move by move
+                        // (`busy`) and needs no other order; further ones also shuffle.
+                        if i > 0 {
+                            worker.shuffle_seed = Some(seed);
+                        }
                         worker.run(&mut pos, helper_limits, &mut |_| {});
                         worker.line.take()
                     })

@@ -3,6 +3,7 @@
 
 use std::sync::atomic::Ordering;
 
+use crate::engine::search::busy::BusyTable;
 use crate::engine::search::paths::{distance_within, near_paths};
 use crate::engine::search::threats::{find_win_cached, move_touches, threat_cached, threat_moves};
 use crate::engine::search::tt::{TtBound, MATE, MATE_BOUND};
@@ -26,6 +27,8 @@ const NULL_RACE_HAND: u8 = 3;
 const THREAT_MOVES_CAP: usize = 32;
 /// Spaces a connection may lack for one move to threaten it (two pieces of three).
 const THREAT_RANGE: u32 = 6;
+/// With several threads, nodes at least this deep defer a move another thread is searching.
+const DEFER_MIN_DEPTH: i32 = 2;
 
 struct Node {
     pub(super) depth: i32,
@@ -46,6 +49,8 @@ enum Visit {
     Cut,
     /// The search was stopped: the node's result means nothing.
     Aborted,
+    /// Another thread is searching the move: it comes last (see `busy`).
+    Deferred,
 }
 
 /// Whether a player of the standard game is a few drops from the last one (a tempo decides).
@@ -222,6 +227,7 @@ impl Worker<'_> {
         // The TT move and the killers first, before the (costly) candidate list: most cuts
         // at the frontier come from a killer, and then no list is needed.
         let mut early: [Option<Move>; 3] = [None; 3];
+        let mut deferred: Vec<(Move, bool)> = Vec::new();
         let killers = self.killers[ply];
         for (k, (mv, forcing)) in [(tt_move, true), (killers[0], false), (killers[1], false)]
             .into_iter()
@@ -232,10 +238,10 @@ impl Worker<'_> {
                 continue;
             }
             early[k] = Some(mv);
-            match self.search_move(pos, &mut node, mv, forcing) {
+            match self.search_or_defer(pos, &mut node, mv, forcing, key, &mut deferred) {
                 Visit::Aborted => return 0,
                 Visit::Cut => break,
-                Visit::Searched => {}
+                Visit::Searched | Visit::Deferred => {}
             }
         }
         if node.best < beta {
@@ -268,10 +274,20 @@ impl Worker<'_> {
                 if early.contains(&Some(mv)) {
                     continue;
                 }
+                match self.search_or_defer(pos, &mut node, mv, forcing, key, &mut deferred) {
+                    Visit::Aborted => return 0,
+                    Visit::Cut => break,
+                    Visit::Searched | Visit::Deferred => {}
+                }
+            }
+        }
+        // The moves another thread was on: by now their results are mostly in the table.
+        if node.best < beta {
+            for (mv, forcing) in deferred {
                 match self.search_move(pos, &mut node, mv, forcing) {
                     Visit::Aborted => return 0,
                     Visit::Cut => break,
-                    Visit::Searched => {}
+                    Visit::Searched | Visit::Deferred => {}
                 }
             }
         }
@@ -287,7 +303,7 @@ impl Worker<'_> {
                 match self.search_move(pos, &mut node, mv, true) {
                     Visit::Aborted => return 0,
                     Visit::Cut => break,
-                    Visit::Searched => {}
+                    Visit::Searched | Visit::Deferred => {}
                 }
             }
         }
@@ -365,6 +381,32 @@ impl Worker<'_> {
         threats.truncate(THREAT_MOVES_CAP);
         self.threat_cache[slot] = Some((key, threats.clone()));
         Some(threats)
+    }
+
+    /// Searches one move of `node` of hash `key`, or, with several threads, defers it to
+    /// `deferred` when it is not the node's first and another thread is searching it.
+    fn search_or_defer(
+        &mut self,
+        pos: &mut Position,
+        node: &mut Node,
+        mv: Move,
+        forcing: bool,
+        key: u64,
+        deferred: &mut Vec<(Move, bool)>,
+    ) -> Visit {
+        let busy = match self.busy {
+            Some(busy) if node.depth >= DEFER_MIN_DEPTH => busy,
+            _ => return self.search_move(pos, node, mv, forcing),
+        };
+        let move_key = BusyTable::key(key, mv);
+        if node.searched > 0 && busy.is_busy(move_key) {
+            deferred.push((mv, forcing));
+            return Visit::Deferred;
+        }
+        busy.start(move_key);
+        let visit = self.search_move(pos, node, mv, forcing);
+        busy.finish(move_key);
+        visit
     }
 
     /// Searches one move of `node` (principal variation search with late-move reductions)

@@ -54,7 +54,7 @@ const _: () = assert!(PLACEMENT_SLOTS <= 1 << SLOT_BITS);
 const _: () = assert!(GRID_LEN <= 1 << (MOVE_BITS - FROM_SHIFT));
 
 /// The move code of `mv` (0 is reserved for no move).
-fn pack_move(mv: Option<Move>) -> u64 {
+pub(super) fn pack_move(mv: Option<Move>) -> u64 {
     match mv {
         None => 0,
         Some(Move::Drop(p)) => TAG_DROP | (p.index() as u64) << SLOT_SHIFT,

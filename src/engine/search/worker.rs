@@ -3,6 +3,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+use crate::engine::search::busy::BusyTable;
 use crate::engine::search::evaluate::evaluate;
 use crate::engine::search::movepick::MovePicker;
 use crate::engine::search::nnue::{Accumulator, NetEval, Network};
@@ -52,6 +53,8 @@ pub(super) struct Worker<'a> {
     /// The network and this thread's accumulator, or `None` for the hand evaluation.
     pub(super) nnue: Option<NetEval<'a>>,
     pub(super) tt: &'a TranspositionTable,
+    /// With several threads: the moves being searched (see `busy`).
+    pub(super) busy: Option<&'a BusyTable>,
     pub(super) history: &'a mut [i32],
     pub(super) facts: &'a mut [Facts],
     pub(super) killers: Vec<[Option<Move>; 2]>,
@@ -149,6 +152,7 @@ pub(super) struct Shared<'a> {
     pub(super) params: &'a Params,
     pub(super) net: Option<&'a Network>,
     pub(super) tt: &'a TranspositionTable,
+    pub(super) busy: Option<&'a BusyTable>,
     pub(super) ctl: &'a SearchControl,
     /// Set when the main thread is done: the helpers stop.
     pub(super) halt: &'a AtomicBool,
@@ -171,6 +175,7 @@ impl<'a> Worker<'a> {
                 acc: &mut tables.accumulator,
             }),
             tt: shared.tt,
+            busy: shared.busy,
             history: &mut tables.history,
             facts: &mut tables.facts,
             killers: vec![[None; 2]; MAX_PLY + 1],
