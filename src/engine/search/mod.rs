@@ -12,6 +12,7 @@
 pub mod bench;
 mod busy;
 pub mod evaluate;
+mod facts;
 pub mod movepick;
 pub mod nnue;
 pub mod order_model;

@@ -18,7 +18,8 @@ use crate::engine::search::busy::BusyTable;
 use crate::engine::search::nnue::{self, Network};
 use crate::engine::search::params::Params;
 use crate::engine::search::tt::{TranspositionTable, MATE};
-use crate::engine::search::worker::{uci_score, Line, Shared, ThreadTables, Worker, NO_FACTS};
+use crate::engine::search::facts::FactsTable;
+use crate::engine::search::worker::{uci_score, Line, Shared, ThreadTables, Worker};
 use crate::engine::types::{Bound, Limits, SearchControl, SearchInfo, SearchResult};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
@@ -35,6 +36,8 @@ pub struct Searcher {
     tt: TranspositionTable,
     /// With several threads, the moves being searched (see `busy`).
     busy: Option<BusyTable>,
+    /// What positions alone determine (wins, evaluations), shared by the threads.
+    facts: FactsTable,
     main: ThreadTables,
     /// One per thread beyond the main one.
     helpers: Vec<ThreadTables>,
@@ -51,6 +54,7 @@ impl Searcher {
             seed: 0,
             tt: TranspositionTable::new(hash_mb),
             busy: None,
+            facts: FactsTable::new(),
             main: ThreadTables::new(),
             helpers: Vec::new(),
             facts_params: Params::default(),
@@ -91,6 +95,7 @@ impl Searcher {
     /// Forgets everything learnt from earlier searches (new game, Clear Hash).
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.facts.clear();
         self.main.clear();
         self.helpers.iter_mut().for_each(ThreadTables::clear);
     }
@@ -107,9 +112,7 @@ impl Searcher {
     /// are forgotten when it changes.
     pub fn set_net(&mut self, net: Option<Arc<Network>>) {
         if self.net.as_ref().map(|n| n.id) != net.as_ref().map(|n| n.id) {
-            for tables in std::iter::once(&mut self.main).chain(&mut self.helpers) {
-                tables.facts.iter_mut().for_each(|f| *f = NO_FACTS);
-            }
+            self.facts.clear();
         }
         self.net = net;
     }
@@ -137,9 +140,7 @@ impl Searcher {
             busy.clear();
         }
         if self.facts_params != self.params {
-            for tables in std::iter::once(&mut self.main).chain(&mut self.helpers) {
-                tables.facts.iter_mut().for_each(|f| *f = NO_FACTS);
-            }
+            self.facts.clear();
             self.facts_params = self.params.clone();
         }
         let shared = Shared {
@@ -147,6 +148,7 @@ impl Searcher {
             net: self.net.as_deref(),
             tt: &self.tt,
             busy: self.busy.as_ref(),
+            facts: &self.facts,
             ctl,
             halt: &AtomicBool::new(false),
             nodes: &(0..self.threads())

@@ -7,9 +7,8 @@ use crate::engine::search::busy::BusyTable;
 use crate::engine::search::paths::{distance_within, near_paths};
 use crate::engine::search::threats::{find_win_cached, move_touches, threat_cached, threat_moves};
 use crate::engine::search::tt::{TtBound, MATE, MATE_BOUND};
-use crate::engine::search::worker::{
-    terminal_score, Facts, Worker, CACHE_BITS, INFINITY, MAX_PLY, NO_EVAL, THREAT_CACHE,
-};
+use crate::engine::search::facts::{Facts, NO_EVAL};
+use crate::engine::search::worker::{terminal_score, Worker, INFINITY, MAX_PLY, THREAT_CACHE};
 use crate::rules::cellset::CellSet;
 use crate::rules::moves::Move;
 use crate::rules::piece::{Colour, Kind, Placement, PLACEMENT_SLOTS};
@@ -124,19 +123,17 @@ impl Worker<'_> {
             return 0;
         }
         let key = pos.hash();
-        let slot = (key >> (64 - CACHE_BITS)) as usize;
-        let mut facts = self.facts[slot];
-        if !facts.valid || facts.key != key {
-            facts = Facts {
+        let mut facts = match self.facts.probe(key) {
+            Some(facts) => facts,
+            None => Facts {
                 key,
                 win: find_win_cached(pos, &mut self.touches),
                 eval: NO_EVAL,
                 threatened: None,
-                valid: true,
-            };
-        }
+            },
+        };
         if let Some(win) = facts.win {
-            self.facts[slot] = facts;
+            self.facts.store(&facts);
             self.pv[ply].push(win);
             return MATE - ply as i32 - 1;
         }
@@ -144,20 +141,20 @@ impl Worker<'_> {
         if depth <= 0 && ply < MAX_PLY && ply <= self.extension_limit && ply > 0 {
             // The horizon does not hide a one-move loss: against a winning threat the node is
             // searched one more ply (its stoppers), and so on along a chain of threats.
-            if self.threatened(pos, &mut facts, slot) {
+            if self.threatened(pos, &mut facts) {
                 depth = 1;
             }
         }
         if depth <= 0 || ply >= MAX_PLY {
-            let eval = self.static_eval(pos, &mut facts, slot);
+            let eval = self.static_eval(pos, &mut facts);
             // A leaf facing a winning threat is worse than its evaluation says: the threat
             // found (cached) but not searched.
-            if self.params.leaf_threat > 0 && self.threatened(pos, &mut facts, slot) {
+            if self.params.leaf_threat > 0 && self.threatened(pos, &mut facts) {
                 return eval - self.params.leaf_threat;
             }
             return eval;
         }
-        self.facts[slot] = facts;
+        self.facts.store(&facts);
         let pv_node = beta - alpha > 1;
         let mut tt_move = None;
         if let Some(hit) = self.tt.probe(key, ply) {
@@ -182,9 +179,9 @@ impl Worker<'_> {
             && beta.abs() < MATE_BOUND
             && !near_last_drop(pos)
         {
-            let eval = self.static_eval(pos, &mut facts, slot);
+            let eval = self.static_eval(pos, &mut facts);
             if eval - self.params.rfp_margin * depth >= beta
-                && !self.threatened(pos, &mut facts, slot)
+                && !self.threatened(pos, &mut facts)
             {
                 self.tt
                     .store(key, ply, tt_move, eval, depth as u32, TtBound::Lower);
@@ -201,7 +198,7 @@ impl Worker<'_> {
             && !pos.last_was_pass()
             && beta.abs() < MATE_BOUND
             && !near_last_drop(pos)
-            && self.static_eval(pos, &mut facts, slot) >= beta
+            && self.static_eval(pos, &mut facts) >= beta
         {
             let r = self.params.null_move_r;
             pos.make(Move::Pass);
@@ -332,23 +329,22 @@ impl Worker<'_> {
         best
     }
 
-    /// The node's static evaluation, computed once per position and kept in its facts
-    /// (`slot` of the cache).
-    fn static_eval(&mut self, pos: &Position, facts: &mut Facts, slot: usize) -> i32 {
+    /// The node's static evaluation, computed once per position and kept in its facts.
+    fn static_eval(&mut self, pos: &Position, facts: &mut Facts) -> i32 {
         if facts.eval == NO_EVAL {
             facts.eval = self.evaluation(pos).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
-            self.facts[slot] = *facts;
+            self.facts.store(facts);
         }
         facts.eval
     }
 
     /// Whether the opponent threatens to win next move, found once per position and kept in
-    /// its facts (`slot` of the cache).
-    fn threatened(&mut self, pos: &Position, facts: &mut Facts, slot: usize) -> bool {
+    /// its facts.
+    fn threatened(&mut self, pos: &Position, facts: &mut Facts) -> bool {
         if facts.threatened.is_none() {
             facts.threatened =
                 Some(threat_cached(pos, &mut self.touches).is_some_and(|t| t.decisive));
-            self.facts[slot] = *facts;
+            self.facts.store(facts);
         }
         facts.threatened == Some(true)
     }

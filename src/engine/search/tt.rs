@@ -73,7 +73,7 @@ fn unpack_placement(slot: usize) -> Option<Placement> {
 }
 
 /// The move of a code: `Some(None)` for no move, `None` for a code no move packs to.
-fn unpack_move(code: u64) -> Option<Option<Move>> {
+pub(super) fn unpack_move(code: u64) -> Option<Option<Move>> {
     let slot = (code >> SLOT_SHIFT) as usize & ((1 << SLOT_BITS) - 1);
     let from = (code >> FROM_SHIFT) as usize;
     match code & 3 {

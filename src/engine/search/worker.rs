@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::engine::search::busy::BusyTable;
 use crate::engine::search::evaluate::evaluate;
+use crate::engine::search::facts::FactsTable;
 use crate::engine::search::movepick::MovePicker;
 use crate::engine::search::nnue::{Accumulator, NetEval, Network};
 use crate::engine::search::params::Params;
@@ -21,32 +22,8 @@ pub(super) const MAX_DEPTH: u32 = 64;
 pub(super) const MAX_PLY: usize = 96;
 pub(super) const INFINITY: i32 = MATE + 1;
 
-/// Entries of the cache of per-position facts (2^16 entries, about 1.5 MB).
-pub(super) const CACHE_BITS: u32 = 16;
-pub(super) const NO_EVAL: i32 = i32::MIN;
-
 /// Positions whose threatening moves are kept per search.
 pub(super) const THREAT_CACHE: usize = 1024;
-
-/// What a position alone determines, kept across iterations: its one-move win and its
-/// static evaluation (leaves are met again at every iteration).
-#[derive(Copy, Clone)]
-pub(super) struct Facts {
-    pub(super) key: u64,
-    pub(super) win: Option<Move>,
-    pub(super) eval: i32,
-    /// Whether the opponent threatens to win next move (found at the horizon only).
-    pub(super) threatened: Option<bool>,
-    pub(super) valid: bool,
-}
-
-pub(super) const NO_FACTS: Facts = Facts {
-    key: 0,
-    win: None,
-    eval: NO_EVAL,
-    threatened: None,
-    valid: false,
-};
 
 pub(super) struct Worker<'a> {
     pub(super) params: &'a Params,
@@ -56,7 +33,8 @@ pub(super) struct Worker<'a> {
     /// With several threads: the moves being searched (see `busy`).
     pub(super) busy: Option<&'a BusyTable>,
     pub(super) history: &'a mut [i32],
-    pub(super) facts: &'a mut [Facts],
+    /// The facts of positions, shared by the threads.
+    pub(super) facts: &'a FactsTable,
     pub(super) killers: Vec<[Option<Move>; 2]>,
     pub(super) pv: Vec<Vec<Move>>,
     pub(super) picker: &'a mut MovePicker,
@@ -115,7 +93,6 @@ pub fn uci_score(score: i32) -> Score {
 
 /// The tables of one search thread, kept between searches (they are big).
 pub(super) struct ThreadTables {
-    pub(super) facts: Vec<Facts>,
     pub(super) history: Vec<i32>,
     /// Kept between searches for its buffers (its lists are forgotten at each search).
     pub(super) picker: MovePicker,
@@ -125,7 +102,6 @@ pub(super) struct ThreadTables {
 impl ThreadTables {
     pub(super) fn new() -> ThreadTables {
         ThreadTables {
-            facts: vec![NO_FACTS; 1 << CACHE_BITS],
             history: vec![0; 2 * PLACEMENT_SLOTS],
             picker: MovePicker::new(MAX_PLY + 1),
             accumulator: Accumulator::new(),
@@ -134,7 +110,6 @@ impl ThreadTables {
 
     pub(super) fn clear(&mut self) {
         self.history.iter_mut().for_each(|h| *h = 0);
-        self.facts.iter_mut().for_each(|f| *f = NO_FACTS);
     }
 }
 
@@ -153,6 +128,7 @@ pub(super) struct Shared<'a> {
     pub(super) net: Option<&'a Network>,
     pub(super) tt: &'a TranspositionTable,
     pub(super) busy: Option<&'a BusyTable>,
+    pub(super) facts: &'a FactsTable,
     pub(super) ctl: &'a SearchControl,
     /// Set when the main thread is done: the helpers stop.
     pub(super) halt: &'a AtomicBool,
@@ -177,7 +153,7 @@ impl<'a> Worker<'a> {
             tt: shared.tt,
             busy: shared.busy,
             history: &mut tables.history,
-            facts: &mut tables.facts,
+            facts: shared.facts,
             killers: vec![[None; 2]; MAX_PLY + 1],
             pv: vec![Vec::new(); MAX_PLY + 2],
             picker: &mut tables.picker,
