@@ -198,6 +198,11 @@ impl Worker<'_> {
             }
         }
         self.thread_nodes[self.index].store(self.nodes, Ordering::Relaxed);
+        // A helper that completed the depth asked for ends the search: its line is the answer
+        // (see `Searcher::search`).
+        if self.index > 0 && limits.depth.is_some() && completed == max_depth {
+            self.halt.store(true, Ordering::Relaxed);
+        }
         if let (Some((score, pv)), true) = (&answer, completed > 0) {
             self.line = Some(Line {
                 depth: completed,

@@ -15,10 +15,10 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::engine::search::busy::BusyTable;
+use crate::engine::search::facts::FactsTable;
 use crate::engine::search::nnue::{self, Network};
 use crate::engine::search::params::Params;
 use crate::engine::search::tt::{TranspositionTable, MATE};
-use crate::engine::search::facts::FactsTable;
 use crate::engine::search::worker::{uci_score, Line, Shared, ThreadTables, Worker};
 use crate::engine::types::{Bound, Limits, SearchControl, SearchInfo, SearchResult};
 use crate::rules::moves::Move;
@@ -159,6 +159,7 @@ impl Searcher {
         // be off its core a while): they end when the main thread does.
         let helper_limits = Limits {
             infinite: true,
+            depth: limits.depth,
             nodes: limits.nodes,
             searchmoves: limits.searchmoves.clone(),
             multipv: 1,
@@ -200,11 +201,11 @@ impl Searcher {
             .collect();
         result.nodes = self.last_thread_nodes.iter().sum();
         log::debug!("nodes by thread: {:?}", self.last_thread_nodes);
-        // Not with a depth limit (the answer is the one at that depth) nor with MultiPV.
-        let voting = limits.depth.is_none() && limits.multipv <= 1;
+        // Not with MultiPV. With a depth limit, a helper's line is taken only when it reached
+        // that depth first (and ended the search), whatever its score.
         let deeper = main_line
-            .filter(|_| voting)
-            .and_then(|main| deeper_line(&main, helper_lines));
+            .filter(|_| limits.multipv <= 1)
+            .and_then(|main| deeper_line(&main, helper_lines, limits.depth.is_none()));
         if let Some(line) = deeper {
             log::debug!("a helper's line: depth {} {:?}", line.depth, line.pv);
             report(&SearchInfo {
@@ -233,10 +234,10 @@ impl Searcher {
 }
 
 /// Stockfish 8's vote: a helper that completed a deeper iteration than the main thread with
-/// a better score has the better answer (the deepest such, then the best).
-fn deeper_line(main: &Line, helpers: Vec<Option<Line>>) -> Option<Line> {
+/// a better score (if `better`) has the better answer (the deepest such, then the best).
+fn deeper_line(main: &Line, helpers: Vec<Option<Line>>, better: bool) -> Option<Line> {
     (helpers.into_iter().flatten())
-        .filter(|l| l.depth > main.depth && l.score > main.score)
+        .filter(|l| l.depth > main.depth && (!better || l.score > main.score))
         .max_by_key(|l| (l.depth, l.score))
 }
 
@@ -315,12 +316,16 @@ mod tests {
             pv: vec![Move::Pass],
         };
         let main = line(8, 50);
-        let pick = |helpers: Vec<Option<Line>>| deeper_line(&main, helpers).map(|l| l.depth);
+        let pick = |helpers: Vec<Option<Line>>| deeper_line(&main, helpers, true).map(|l| l.depth);
         assert_eq!(pick(vec![]), None);
         assert_eq!(pick(vec![None, Some(line(8, 90)), Some(line(9, 50))]), None);
         assert_eq!(pick(vec![Some(line(7, 900)), Some(line(9, 40))]), None);
         assert_eq!(pick(vec![Some(line(9, 51)), None]), Some(9));
         assert_eq!(pick(vec![Some(line(9, 900)), Some(line(10, 60))]), Some(10));
+        // With a depth limit a deeper line wins whatever its score.
+        let deeper = deeper_line(&main, vec![Some(line(9, 40)), None], false);
+        assert_eq!(deeper.map(|l| l.depth), Some(9));
+        assert!(deeper_line(&main, vec![Some(line(8, 90))], false).is_none());
     }
 
     #[test]

@@ -4,10 +4,10 @@
 use std::sync::atomic::Ordering;
 
 use crate::engine::search::busy::BusyTable;
+use crate::engine::search::facts::{Facts, NO_EVAL};
 use crate::engine::search::paths::{distance_within, near_paths};
 use crate::engine::search::threats::{find_win_cached, move_touches, threat_cached, threat_moves};
 use crate::engine::search::tt::{TtBound, MATE, MATE_BOUND};
-use crate::engine::search::facts::{Facts, NO_EVAL};
 use crate::engine::search::worker::{terminal_score, Worker, INFINITY, MAX_PLY, THREAT_CACHE};
 use crate::rules::cellset::CellSet;
 use crate::rules::moves::Move;
@@ -180,9 +180,7 @@ impl Worker<'_> {
             && !near_last_drop(pos)
         {
             let eval = self.static_eval(pos, &mut facts);
-            if eval - self.params.rfp_margin * depth >= beta
-                && !self.threatened(pos, &mut facts)
-            {
+            if eval - self.params.rfp_margin * depth >= beta && !self.threatened(pos, &mut facts) {
                 self.tt
                     .store(key, ply, tt_move, eval, depth as u32, TtBound::Lower);
                 return eval;
