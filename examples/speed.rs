@@ -20,6 +20,10 @@
 //! second, and its time to depth against the reference as the ratio of the totals and the
 //! geometric mean of the per-position ratios. `--rounds R` repeats the whole set (rounds
 //! alternate the engines' order within a position).
+//!
+//! `--movetime MS` searches each position for a fixed time instead (as `st=` does in a match):
+//! the table then tells what the speed buys there, each engine's mean completed depth and
+//! in how many positions it got deeper than the reference, or less deep, and chose another move.
 
 #[path = "common/engine.rs"]
 mod engine;
@@ -67,6 +71,8 @@ fn parse_spec(text: &str) -> Spec {
 struct Measure {
     time: Duration,
     nodes: u64,
+    /// The depth of the last `info` line: the last completed iteration.
+    depth: u64,
     best: String,
 }
 
@@ -92,17 +98,20 @@ fn start(spec: &Spec) -> Engine {
     e
 }
 
-fn measure(e: &mut Engine, fen: &str, depth: u32) -> Measure {
-    let (go, lines) = e.fresh_search(fen, &format!("depth {depth}"));
+fn measure(e: &mut Engine, fen: &str, limits: &str) -> Measure {
+    let (go, lines) = e.fresh_search(fen, limits);
     let (at, last) = lines.last().unwrap();
-    let nodes = lines
-        .iter()
-        .rev()
-        .find_map(|(_, l)| l.starts_with("info").then(|| field(l, "nodes")).flatten())
-        .unwrap_or(0);
+    let last_info = |key| {
+        lines
+            .iter()
+            .rev()
+            .find_map(|(_, l)| l.starts_with("info").then(|| field(l, key)).flatten())
+            .unwrap_or(0)
+    };
     Measure {
         time: at.duration_since(go),
-        nodes,
+        nodes: last_info("nodes"),
+        depth: last_info("depth"),
         best: last.split_whitespace().nth(1).unwrap_or("").to_string(),
     }
 }
@@ -153,11 +162,17 @@ fn make_positions(path: &str, lo: u32, hi: u32, every: u32) {
     eprintln!("{made} positions from {} games", games.len());
 }
 
+const USAGE: &str = "usage: speed [--depth N | --movetime MS] [--rounds R] [--limit N] \
+[--positions FILE]... --engine name=N,cmd=PATH[,Option=Value...]...
+       speed --make-positions GAMES.jsonl [--plies LO-HI] [--every N]
+(details: the comment at the top of examples/speed.rs)";
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut specs = Vec::new();
     let mut files = Vec::new();
     let mut depth = 7;
+    let mut movetime: Option<u64> = None;
     let mut rounds = 1;
     let mut limit = usize::MAX;
     let mut make = None;
@@ -173,6 +188,11 @@ fn main() {
             "--engine" => specs.push(parse_spec(&val())),
             "--positions" => files.push(val()),
             "--depth" => depth = val().parse().expect("--depth N"),
+            "--movetime" => movetime = Some(val().parse().expect("--movetime MS")),
+            "--help" | "-h" => {
+                println!("{}", USAGE);
+                return;
+            }
             "--rounds" => rounds = val().parse().expect("--rounds N"),
             "--limit" => limit = val().parse().expect("--limit N"),
             "--make-positions" => make = Some(val()),
@@ -182,7 +202,10 @@ fn main() {
                 (lo, hi) = (a.parse().unwrap(), b.parse().unwrap());
             }
             "--every" => every = val().parse::<u32>().expect("--every N").max(1),
-            _ => panic!("unknown argument {a} (see the comment at the top of examples/speed.rs)"),
+            _ => {
+                eprintln!("speed: unknown argument {a}\n{USAGE}");
+                std::process::exit(2);
+            }
         }
     }
     if let Some(path) = make {
@@ -204,12 +227,16 @@ fn main() {
     let mut results: Vec<Vec<Measure>> = (0..n).map(|_| Vec::new()).collect();
     let mut same_move = 0;
     let started = Instant::now();
+    let limits = match movetime {
+        Some(ms) => format!("movetime {ms}"),
+        None => format!("depth {depth}"),
+    };
     for round in 0..rounds {
         for (i, fen) in positions.iter().enumerate() {
             let mut order: Vec<usize> = (0..n).collect();
             order.rotate_left((i + round) % n);
             for &k in &order {
-                let m = measure(&mut engines[k], fen, depth);
+                let m = measure(&mut engines[k], fen, &limits);
                 results[k].push(m);
             }
             let last = results[0].len() - 1;
@@ -231,12 +258,19 @@ fn main() {
     eprintln!();
     let searches = results[0].len();
     println!(
-        "{} positions x {rounds} rounds, depth {depth}; the same best move from every engine in {same_move} of {searches}",
+        "{} positions x {rounds} rounds, {limits}; the same best move from every engine in {same_move} of {searches}",
         positions.len()
     );
     println!(
-        "{:<16} {:>10} {:>12} {:>10} {:>14} {:>14}",
-        "engine", "time s", "nodes", "nodes/s", "time ratio", "geomean ratio"
+        "{:<16} {:>10} {:>12} {:>10} {:>14} {:>14} {:>11} {:>17}",
+        "engine",
+        "time s",
+        "nodes",
+        "nodes/s",
+        "time ratio",
+        "geomean ratio",
+        "mean depth",
+        "deeper/less/move"
     );
     let total = |r: &[Measure]| r.iter().map(|m| m.time.as_secs_f64()).sum::<f64>();
     let reference = total(&results[0]);
@@ -249,14 +283,21 @@ fn main() {
             .zip(&results[0])
             .map(|(m, base)| (base.time.as_secs_f64() / m.time.as_secs_f64().max(1e-6)).ln())
             .sum();
+        let mean_depth = r.iter().map(|m| m.depth as f64).sum::<f64>() / r.len().max(1) as f64;
+        let pairs = || r.iter().zip(&results[0]);
+        let deeper = pairs().filter(|(m, b)| m.depth > b.depth).count();
+        let less = pairs().filter(|(m, b)| m.depth < b.depth).count();
+        let other_move = pairs().filter(|(m, b)| m.best != b.best).count();
         println!(
-            "{:<16} {:>10.2} {:>12} {:>10.0} {:>13.3}x {:>13.3}x",
+            "{:<16} {:>10.2} {:>12} {:>10.0} {:>13.3}x {:>13.3}x {:>11.2} {:>17}",
             spec.name,
             time,
             nodes,
             nodes as f64 / time.max(1e-9),
             reference / time.max(1e-9),
-            (log_sum / r.len() as f64).exp()
+            (log_sum / r.len() as f64).exp(),
+            mean_depth,
+            format!("{deeper}/{less}/{other_move}")
         );
     }
 }

@@ -17,6 +17,7 @@ use common::winning_moves;
 use engine_common::{legal_bestmove, Engine, LONG};
 use punct::engine::search::Searcher;
 use punct::engine::types::{Limits, Score, SearchControl, SearchResult};
+use punct::rules::notation::position_to_string;
 use punct::{parse_move, parse_position, Position, Variant};
 
 /// Black to move; black wins by a drop (from `engine_search.rs`).
@@ -81,6 +82,33 @@ fn two_threads_block_a_loss_in_one() {
         assert!(winning_moves(&mut p).is_empty(), "{limits:?}: {mv}");
         p.unmake();
         assert!(!matches!(r.score, Score::Mate(n) if n < 0), "{r:?}");
+    }
+}
+
+#[test]
+fn two_threads_with_a_depth_limit_answer_at_that_depth() {
+    // Whichever thread completes the depth first ends the search (see `Searcher::search`):
+    // the answer is a full search to that depth, and the last line reported says so.
+    // No mate at these depths: the main thread would stop at a mate before the depth.
+    let mut opening = Position::new(Variant::Standard);
+    for mv in ["c5c6d6", "f5f6f7"] {
+        opening.play(parse_move(mv).unwrap()).unwrap();
+    }
+    for p in [pos(MUST_BLOCK), opening] {
+        let text = position_to_string(&p);
+        let mut s = searcher(2);
+        for d in [3, 5] {
+            let mut lines = Vec::new();
+            let r = s.search(&p, &depth(d), &SearchControl::default(), &mut |info| {
+                lines.push(info.clone())
+            });
+            let best = r.best.expect("a move");
+            p.check_move(best).unwrap();
+            assert_eq!(r.depth, d, "{text}: {r:?}");
+            let last = lines.last().expect("an info line");
+            assert_eq!(last.depth, d, "{last:?}");
+            assert_eq!(last.pv.first(), Some(&best), "{last:?}");
+        }
     }
 }
 

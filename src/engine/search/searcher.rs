@@ -203,9 +203,11 @@ impl Searcher {
         log::debug!("nodes by thread: {:?}", self.last_thread_nodes);
         // Not with MultiPV. With a depth limit, a helper's line is taken only when it reached
         // that depth first (and ended the search), whatever its score.
-        let deeper = main_line
-            .filter(|_| limits.multipv <= 1)
-            .and_then(|main| deeper_line(&main, helper_lines, limits.depth.is_none()));
+        let deeper = if limits.multipv <= 1 {
+            deeper_line(main_line.as_ref(), helper_lines, limits.depth)
+        } else {
+            None
+        };
         if let Some(line) = deeper {
             log::debug!("a helper's line: depth {} {:?}", line.depth, line.pv);
             report(&SearchInfo {
@@ -234,10 +236,20 @@ impl Searcher {
 }
 
 /// Stockfish 8's vote: a helper that completed a deeper iteration than the main thread with
-/// a better score (if `better`) has the better answer (the deepest such, then the best).
-fn deeper_line(main: &Line, helpers: Vec<Option<Line>>, better: bool) -> Option<Line> {
+/// a better score has the better answer (the deepest such, then the best). With a depth
+/// limit, only a helper that completed that depth (and so ended the search) counts, whatever
+/// its score. A main thread stopped before its first iteration completed has no line.
+fn deeper_line(
+    main: Option<&Line>,
+    helpers: Vec<Option<Line>>,
+    depth_limit: Option<u32>,
+) -> Option<Line> {
+    let (depth, score) = main.map_or((0, i32::MIN), |m| (m.depth, m.score));
     (helpers.into_iter().flatten())
-        .filter(|l| l.depth > main.depth && (!better || l.score > main.score))
+        .filter(|l| match depth_limit {
+            Some(d) => l.depth >= d && l.depth > depth,
+            None => l.depth > depth && l.score > score,
+        })
         .max_by_key(|l| (l.depth, l.score))
 }
 
@@ -316,16 +328,30 @@ mod tests {
             pv: vec![Move::Pass],
         };
         let main = line(8, 50);
-        let pick = |helpers: Vec<Option<Line>>| deeper_line(&main, helpers, true).map(|l| l.depth);
+        let pick =
+            |helpers: Vec<Option<Line>>| deeper_line(Some(&main), helpers, None).map(|l| l.depth);
         assert_eq!(pick(vec![]), None);
         assert_eq!(pick(vec![None, Some(line(8, 90)), Some(line(9, 50))]), None);
         assert_eq!(pick(vec![Some(line(7, 900)), Some(line(9, 40))]), None);
         assert_eq!(pick(vec![Some(line(9, 51)), None]), Some(9));
         assert_eq!(pick(vec![Some(line(9, 900)), Some(line(10, 60))]), Some(10));
-        // With a depth limit a deeper line wins whatever its score.
-        let deeper = deeper_line(&main, vec![Some(line(9, 40)), None], false);
-        assert_eq!(deeper.map(|l| l.depth), Some(9));
-        assert!(deeper_line(&main, vec![Some(line(8, 90))], false).is_none());
+        // With a depth limit, a line of that depth wins whatever its score, a shallower
+        // one never (the main thread stopped at a mate, or was halted by that helper).
+        let limited = |main: Option<&Line>, helpers, d| {
+            deeper_line(main, helpers, Some(d)).map(|l: Line| (l.depth, l.score))
+        };
+        assert_eq!(
+            limited(Some(&main), vec![Some(line(9, 40)), None], 9),
+            Some((9, 40))
+        );
+        assert_eq!(limited(Some(&main), vec![Some(line(9, 90))], 12), None);
+        assert_eq!(limited(Some(&main), vec![Some(line(8, 90))], 8), None);
+        // A main thread with no completed iteration takes a helper's line.
+        assert_eq!(limited(None, vec![Some(line(3, -5))], 3), Some((3, -5)));
+        assert_eq!(
+            deeper_line(None, vec![Some(line(1, -5))], None).map(|l| l.depth),
+            Some(1)
+        );
     }
 
     #[test]
