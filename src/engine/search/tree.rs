@@ -123,6 +123,24 @@ impl Worker<'_> {
             return 0;
         }
         let key = pos.hash();
+        let pv_node = beta - alpha > 1;
+        // The table's cut comes before the one-move win is looked for: only a node that had
+        // none stores an entry, so a cut here returns what the node would (and saves the look).
+        let mut probed = None;
+        if depth > 0 && ply < MAX_PLY {
+            let hit = self.tt.probe(key, ply);
+            if let Some(hit) = hit.filter(|h| !pv_node && h.depth as i32 >= depth) {
+                let cut = match hit.bound {
+                    TtBound::Exact => true,
+                    TtBound::Lower => hit.score >= beta,
+                    TtBound::Upper => hit.score <= alpha,
+                };
+                if cut {
+                    return hit.score;
+                }
+            }
+            probed = Some(hit);
+        }
         let mut facts = match self.facts.probe(key) {
             Some(facts) => facts,
             None => Facts {
@@ -155,9 +173,8 @@ impl Worker<'_> {
             return eval;
         }
         self.facts.store(&facts);
-        let pv_node = beta - alpha > 1;
         let mut tt_move = None;
-        if let Some(hit) = self.tt.probe(key, ply) {
+        if let Some(hit) = probed.unwrap_or_else(|| self.tt.probe(key, ply)) {
             tt_move = hit.mv;
             if !pv_node && hit.depth as i32 >= depth {
                 let cut = match hit.bound {
