@@ -73,6 +73,52 @@ fn gen_then_texel() {
 }
 
 #[test]
+fn gen_warns_when_no_position_gets_a_label() {
+    // 100 nodes complete no iteration in a mid-game position: the games are played, but no
+    // sampled position gets a label, which the user is told.
+    let dir = tmpdir("tune-cli-gen-nolabel");
+    let bin = dir.join("d.bin");
+    let (code, out, err) = tune(&[
+        "gen",
+        "-out",
+        bin.to_str().unwrap(),
+        "-games",
+        "1",
+        "-nodes",
+        "100",
+        "-playnodes",
+        "100",
+        "-threads",
+        "1",
+        "-maxmoves",
+        "20",
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("1 games, 0 positions"), "{out}");
+    assert!(err.contains("no position of 1 games was labelled"), "{err}");
+    // With enough nodes there are labels and no warning.
+    let (code, out, err) = tune(&[
+        "gen",
+        "-out",
+        bin.to_str().unwrap(),
+        "-games",
+        "1",
+        "-nodes",
+        "1500",
+        "-playnodes",
+        "100",
+        "-threads",
+        "1",
+        "-maxmoves",
+        "20",
+        "-overwrite",
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(!out.contains("1 games, 0 positions"), "{out}");
+    assert!(!err.contains("warning"), "{err}");
+}
+
+#[test]
 fn gen_in_process_then_convert_and_texel() {
     let dir = tmpdir("tune-cli-gen-inprocess");
     let bin = dir.join("d.bin");

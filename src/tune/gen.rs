@@ -137,6 +137,14 @@ fn run_inprocess(mut a: Args) -> Result<u8, String> {
         r.bytes,
         r.bytes as f64 / positions.max(1) as f64
     );
+    if r.games > 0 && r.positions == 0 && !r.interrupted {
+        // Not an error (the games are recorded), but almost surely not what was wanted.
+        eprintln!(
+            "gen: warning: no position of {} games was labelled: with -nodes {nodes} no sampled \
+             search completed an iteration (use 1000 or more), or -freq/-skipplies leave none",
+            r.games
+        );
+    }
     Ok(if r.interrupted { 130 } else { 0 })
 }
 
