@@ -7,7 +7,7 @@ use crate::engine::search::busy::BusyTable;
 use crate::engine::search::facts::{Facts, NO_EVAL};
 use crate::engine::search::paths::{distance_within, near_paths};
 use crate::engine::search::threats::{find_win_cached, move_touches, threat_cached, threat_moves};
-use crate::engine::search::tt::{TtBound, MATE, MATE_BOUND};
+use crate::engine::search::tt::{TtBound, TtHit, MATE, MATE_BOUND};
 use crate::engine::search::worker::{terminal_score, Worker, INFINITY, MAX_PLY, THREAT_CACHE};
 use crate::rules::cellset::CellSet;
 use crate::rules::moves::Move;
@@ -50,6 +50,17 @@ enum Visit {
     Aborted,
     /// Another thread is searching the move: it comes last (see `busy`).
     Deferred,
+}
+
+/// The score a table entry lets a node return at once: at a non-PV node, from a search at
+/// least `depth` deep whose bound settles the window.
+fn tt_cut(hit: TtHit, pv_node: bool, depth: i32, alpha: i32, beta: i32) -> Option<i32> {
+    let settles = match hit.bound {
+        TtBound::Exact => true,
+        TtBound::Lower => hit.score >= beta,
+        TtBound::Upper => hit.score <= alpha,
+    };
+    (!pv_node && hit.depth as i32 >= depth && settles).then_some(hit.score)
 }
 
 /// Whether a player of the standard game is a few drops from the last one (a tempo decides).
@@ -129,15 +140,8 @@ impl Worker<'_> {
         let mut probed = None;
         if depth > 0 && ply < MAX_PLY {
             let hit = self.tt.probe(key, ply);
-            if let Some(hit) = hit.filter(|h| !pv_node && h.depth as i32 >= depth) {
-                let cut = match hit.bound {
-                    TtBound::Exact => true,
-                    TtBound::Lower => hit.score >= beta,
-                    TtBound::Upper => hit.score <= alpha,
-                };
-                if cut {
-                    return hit.score;
-                }
+            if let Some(score) = hit.and_then(|h| tt_cut(h, pv_node, depth, alpha, beta)) {
+                return score;
             }
             probed = Some(hit);
         }
@@ -176,15 +180,8 @@ impl Worker<'_> {
         let mut tt_move = None;
         if let Some(hit) = probed.unwrap_or_else(|| self.tt.probe(key, ply)) {
             tt_move = hit.mv;
-            if !pv_node && hit.depth as i32 >= depth {
-                let cut = match hit.bound {
-                    TtBound::Exact => true,
-                    TtBound::Lower => hit.score >= beta,
-                    TtBound::Upper => hit.score <= alpha,
-                };
-                if cut {
-                    return hit.score;
-                }
+            if let Some(score) = tt_cut(hit, pv_node, depth, alpha, beta) {
+                return score;
             }
         }
         // Reverse futility: far enough above beta near the horizon, and facing no threat to
