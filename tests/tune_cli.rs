@@ -226,3 +226,84 @@ fn spsa_runs_logs_charts_and_resumes() {
         "nothing played twice"
     );
 }
+
+#[test]
+fn order_label_reads_gen_journals() {
+    // `gen`'s own journal keeps moves as plain strings (a referee journal as records): both
+    // feed `order-label -games`, each label with the moves that led to its position.
+    use punct::rules::notation::{parse_move, parse_position};
+    use punct::rules::position::Variant;
+    let dir = tmpdir("tune-cli-order-label-gen");
+    let bin = dir.join("d.bin");
+    let gen = [
+        "gen",
+        "-out",
+        bin.to_str().unwrap(),
+        "-games",
+        "2",
+        "-nodes",
+        "300",
+        "-playnodes",
+        "200",
+        "-threads",
+        "1",
+        "-maxmoves",
+        "12",
+    ];
+    let (code, out, err) = tune(&gen);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let journal = dir.join("d.bin.gen.jsonl");
+    let labels = dir.join("l.tsv");
+    let label = [
+        "order-label",
+        "-games",
+        journal.to_str().unwrap(),
+        "-freq",
+        "1",
+        "-nodes",
+        "300",
+        "-limit",
+        "8",
+        "-out",
+        labels.to_str().unwrap(),
+    ];
+    let (code, out, err) = tune(&label);
+    assert_eq!(code, 0, "{out}\n{err}");
+    // Every position reached by replaying a journal game, with its two moves before.
+    let mut reached = Vec::new();
+    for line in std::fs::read_to_string(&journal).unwrap().lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        if v["type"] != "game" {
+            continue;
+        }
+        let mut pos = parse_position(v["opening"].as_str().unwrap(), Variant::Standard).unwrap();
+        let mut played: Vec<String> = Vec::new();
+        for m in v["moves"].as_array().unwrap() {
+            let recent: Vec<&str> = played.iter().rev().take(2).map(String::as_str).collect();
+            let recent = if recent.is_empty() {
+                "-".to_string()
+            } else {
+                recent.join(" ")
+            };
+            reached.push(format!("{pos}\t{recent}"));
+            let m = m.as_str().unwrap();
+            pos.play(parse_move(m).unwrap()).unwrap();
+            played.push(m.to_string());
+        }
+    }
+    let text = std::fs::read_to_string(&labels).unwrap();
+    let rows: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(rows.len(), 8, "{text}\n{err}");
+    for row in rows {
+        let f: Vec<&str> = row.split('\t').collect();
+        assert_eq!(f.len(), 3, "{row}");
+        assert!(
+            reached.contains(&format!("{}\t{}", f[0], f[2])),
+            "{row} not in the journal"
+        );
+    }
+    // A rerun labels nothing more (resume).
+    let (code, _, err) = tune(&label);
+    assert_eq!(code, 0);
+    assert!(err.contains("8 already labelled"), "{err}");
+}

@@ -11,12 +11,14 @@ use std::collections::HashSet;
 use std::io::{BufWriter, Write};
 use std::time::Instant;
 
+use serde_json::Value;
+
 use crate::engine::search::params::Params;
 use crate::engine::search::threats::find_win;
 use crate::engine::search::Searcher;
 use crate::engine::types::{Limits, SearchControl};
 use crate::referee::openings::mix;
-use crate::referee::records::jsonl::{games_of, read_objects};
+use crate::referee::records::jsonl::read_objects;
 use crate::rules::moves::Move;
 use crate::rules::notation::{parse_move, parse_position};
 use crate::rules::position::{Position, Variant};
@@ -27,8 +29,9 @@ punct-tune order-label (-in FILE... | -games JOURNAL...) -nodes N -out FILE [fla
   Labels positions with the engine's best move at N nodes (one thread, fresh tables each).
   -in FILE          position lines (the first three fields: PIECES SIDE PLY; sample files,
                     tournaments/midgame.txt, label files)
-  -games JOURNAL    a referee journal (e.g. punct-tune gen's FILE.games.jsonl): its games are
-                    replayed and positions sampled, with the moves that led to them
+  -games JOURNAL    a referee journal (e.g. punct-tune gen -engine's FILE.games.jsonl) or the
+                    in-process gen's journal (FILE.gen.jsonl): its games are replayed and
+                    positions sampled, with the moves that led to them
   -freq P (0.25)    share of a journal's positions kept   -skipplies N (4)
   -limit N          at most N positions   -hash MB (16)   -set NAME=V (engine options)
   Positions with a win in one for the side to move, finished ones and repeats are skipped.
@@ -129,30 +132,58 @@ fn items_from_positions(path: &str, variant: Variant) -> Result<Vec<Item>, Strin
     Ok(out)
 }
 
+/// The games of a journal: `(game number, opening, moves)`. Reads referee journals (moves as
+/// records with an `mv` field) and `punct-tune gen`'s own journal (moves as plain strings).
+fn journal_games(path: &str) -> Result<Vec<(u64, String, Vec<String>)>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    let (objects, _) = read_objects(&text)?;
+    let mut out = Vec::new();
+    for (n, v) in &objects {
+        if v.get("type").and_then(Value::as_str) != Some("game") {
+            continue;
+        }
+        let bad = || format!("{path}: line {n} is not a game record (game, opening, moves)");
+        let game = v.get("game").and_then(Value::as_u64).ok_or_else(bad)?;
+        let opening = v.get("opening").and_then(Value::as_str).ok_or_else(bad)?;
+        let moves = (v
+            .get("moves")
+            .and_then(Value::as_array)
+            .ok_or_else(bad)?
+            .iter())
+        .map(|m| {
+            m.as_str()
+                .or_else(|| m.get("mv").and_then(Value::as_str))
+                .map(str::to_string)
+                .ok_or_else(bad)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+        out.push((game, opening.to_string(), moves));
+    }
+    Ok(out)
+}
+
 fn items_from_journal(
     path: &str,
     variant: Variant,
     freq: f64,
     skip: u32,
 ) -> Result<Vec<Item>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-    let (objects, _) = read_objects(&text)?;
     let mut out = Vec::new();
-    for g in games_of(&objects)? {
-        let Ok(mut pos) = parse_position(&g.opening, variant) else {
+    for (game, opening, moves) in journal_games(path)? {
+        let Ok(mut pos) = parse_position(&opening, variant) else {
             continue;
         };
         let mut recent: Vec<Move> = Vec::new();
-        for m in &g.moves {
+        for m in &moves {
             let ply = pos.ply();
-            let h = mix(mix(0x0dde_0123 ^ (g.game << 16) ^ u64::from(ply)));
+            let h = mix(mix(0x0dde_0123 ^ (game << 16) ^ u64::from(ply)));
             if ply >= skip && ((h >> 11) as f64 / (1u64 << 53) as f64) < freq {
                 out.push(Item {
                     text: pos.to_string(),
                     recent: recent.iter().rev().take(2).copied().collect(),
                 });
             }
-            match parse_move(&m.mv) {
+            match parse_move(m) {
                 Ok(mv) if pos.play(mv).is_ok() => recent.push(mv),
                 _ => break,
             }
@@ -249,11 +280,14 @@ pub fn run(words: &[String]) -> Result<u8, String> {
         labelled += 1;
         if labelled.is_multiple_of(50) {
             w.flush().map_err(|e| e.to_string())?;
-            let secs = start.elapsed().as_secs_f64();
+            let per = start.elapsed().as_secs_f64() / labelled as f64;
+            let left = total.saturating_sub(done + labelled) as f64 * per;
             eprintln!(
-                "order-label: {} / {total} ({:.3} s per position)",
+                "order-label: {} / {total} ({per:.3} s per position, {:.1} positions/s, ETA {}m{:02}s)",
                 done + labelled,
-                secs / labelled as f64
+                1.0 / per,
+                left as u64 / 60,
+                left as u64 % 60
             );
         }
     }
