@@ -306,4 +306,31 @@ fn order_label_reads_gen_journals() {
     let (code, _, err) = tune(&label);
     assert_eq!(code, 0);
     assert!(err.contains("8 already labelled"), "{err}");
+    // A learning curve over them: one row per size, a picture with a point per size.
+    let prefix = dir.join("curve");
+    let (code, out, err) = tune(&[
+        "order-fit",
+        "-data",
+        labels.to_str().unwrap(),
+        "-test",
+        labels.to_str().unwrap(),
+        "-valid",
+        "0.3",
+        "-sizes",
+        "1,2",
+        "-iters",
+        "20",
+        "-curve",
+        prefix.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let tsv = std::fs::read_to_string(dir.join("curve.tsv")).unwrap();
+    let rows: Vec<&str> = tsv.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(rows.len(), 3, "{tsv}");
+    assert!(
+        rows[1].starts_with("1\t") && rows[2].starts_with("2\t"),
+        "{tsv}"
+    );
+    let svg = std::fs::read_to_string(dir.join("curve.svg")).unwrap();
+    assert_eq!(svg.matches("<circle").count(), 2 * 5, "{svg}");
 }

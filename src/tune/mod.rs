@@ -10,6 +10,7 @@
 
 pub mod args;
 pub mod convert;
+pub mod curve;
 pub mod data;
 pub mod dataset;
 pub mod games;

@@ -21,6 +21,7 @@ use crate::rules::moves::Move;
 use crate::rules::piece::PLACEMENT_SLOTS;
 use crate::rules::position::Variant;
 use crate::tune::args::Args;
+use crate::tune::curve::{parse_sizes, Curve, Measure};
 use crate::tune::order_label::{read_labels, Labelled};
 
 pub const HELP: &str = "\
@@ -31,6 +32,9 @@ punct-tune order-fit -data FILE... [-test FILE...] [-out MODEL] [flags]
   -valid P (0.1)  share held out of -data for early stopping   -l2 X (0.0005)
   -iters N (300)  Adam steps   -lr X (0.05)   -model FILE: no fit, test this model
   -blend N (64)   the OrderModel value whose lists are tested   -widths 6,10,14,18
+  -sizes A,B,...  a learning curve instead: one fit on the first A, B, ... training
+                  positions (the same validation set), losses and hit rates on -test
+                  written to PREFIX.tsv and PREFIX.svg   -curve PREFIX (order-curve)
 ";
 
 /// One position's moves, merged by features.
@@ -226,6 +230,34 @@ fn list_hits(
     }
 }
 
+/// The legal moves but a pass (the moves the rankings order).
+fn movable(l: &Labelled) -> Vec<Move> {
+    let mut moves = l.position.legal_moves();
+    moves.retain(|&mv| mv != Move::Pass);
+    moves
+}
+
+/// The labelled move's rank under the model alone.
+fn model_rank(l: &Labelled, moves: &[Move], model: &Model, params: &Params) -> usize {
+    let ctx = Context::new(&l.position, &l.recent, params);
+    let scores: Vec<i64> = (moves.iter())
+        .map(|&mv| ctx.features(&l.position, mv).map_or(0, |f| model.score(&f)) as i64)
+        .collect();
+    rank_of(moves, &scores, l.best)
+}
+
+/// The labelled move's rank in the picker's static order (model off, no history).
+fn picker_rank(
+    picker: &mut MovePicker,
+    l: &Labelled,
+    moves: &[Move],
+    params: &Params,
+    history: &[i32],
+) -> usize {
+    let order = picker.order_root(&l.position, moves, params, history);
+    (order.iter().position(|&mv| mv == l.best)).unwrap_or(usize::MAX)
+}
+
 fn test(items: &[Labelled], model: &Model, params: &Params, blend: i32, widths: &[usize]) {
     let history = vec![0i32; 2 * PLACEMENT_SLOTS];
     let mut picker = MovePicker::new(4);
@@ -243,30 +275,20 @@ fn test(items: &[Labelled], model: &Model, params: &Params, blend: i32, widths: 
     with_model.order_model = blend;
     let mut moves_total = 0usize;
     for l in items {
-        let mut moves = l.position.legal_moves();
-        moves.retain(|&mv| mv != Move::Pass);
+        let moves = movable(l);
         moves_total += moves.len();
-        // The model alone.
         let t = Instant::now();
-        let ctx = Context::new(&l.position, &l.recent, params);
-        let scores: Vec<i64> = (moves.iter())
-            .map(|&mv| ctx.features(&l.position, mv).map_or(0, |f| model.score(&f)) as i64)
-            .collect();
+        m.add_rank(model_rank(l, &moves, model, params), moves.len());
         m.micros += t.elapsed().as_secs_f64() * 1e6;
         m.n += 1;
-        m.add_rank(rank_of(&moves, &scores, l.best), moves.len());
         // The picker's static order (the root's first iteration, no history).
         let t = Instant::now();
-        let order = picker.order_root(&l.position, &moves, params, &history);
-        p.micros += t.elapsed().as_secs_f64() * 1e6;
-        p.n += 1;
         p.add_rank(
-            order
-                .iter()
-                .position(|&mv| mv == l.best)
-                .unwrap_or(usize::MAX),
+            picker_rank(&mut picker, l, &moves, params, &history),
             moves.len(),
         );
+        p.micros += t.elapsed().as_secs_f64() * 1e6;
+        p.n += 1;
         // The width-capped lists of interior nodes, without and with the model.
         let t = Instant::now();
         list_hits(&mut picker, l, params, &history, widths, &mut pl);
@@ -345,6 +367,115 @@ pub fn nll(model: &Model, items: &[Labelled]) -> f64 {
     loss(&w, &rows, None)
 }
 
+/// Fits one model per training size (the first `size` training positions, the same held-out
+/// validation positions for all) and writes the learning curve: validation and test loss and
+/// the model's hit rates on `tests`, beside the picker's static order.
+#[allow(clippy::too_many_arguments)]
+fn learning_curve(
+    items: &[Labelled],
+    tests: &[Labelled],
+    sizes: &[usize],
+    valid_share: f64,
+    l2: f64,
+    iters: usize,
+    lr: f64,
+    prefix: &str,
+) -> Result<(), String> {
+    let mut params = Params::default();
+    params.order_model = 0;
+    let (train, valid): (Vec<Labelled>, Vec<Labelled>) = (items.iter().cloned()).partition(|l| {
+        ((mix(l.position.hash()) >> 11) as f64 / (1u64 << 53) as f64) >= valid_share
+    });
+    let (train, valid, test_rows) = (
+        rows_of(&train, &params),
+        rows_of(&valid, &params),
+        rows_of(tests, &params),
+    );
+    if valid.is_empty() || tests.is_empty() {
+        return Err("a learning curve needs validation positions (-valid) and -test".into());
+    }
+    let history = vec![0i32; 2 * PLACEMENT_SLOTS];
+    let mut picker = MovePicker::new(4);
+    let mut reference = Hits::default();
+    for l in tests {
+        let moves = movable(l);
+        reference.add_rank(
+            picker_rank(&mut picker, l, &moves, &params, &history),
+            moves.len(),
+        );
+        reference.n += 1;
+    }
+    let pct = |h: &Hits, x: usize| 100.0 * x as f64 / h.n.max(1) as f64;
+    let names = [
+        "validation loss (nats)",
+        "test loss (nats)",
+        "top 1 (%)",
+        "top 6 (%)",
+        "top 5 % of moves (%)",
+    ];
+    let mut values: Vec<Vec<f64>> = vec![Vec::new(); names.len()];
+    let mut done = Vec::new();
+    for &size in sizes {
+        if size > train.len() {
+            eprintln!(
+                "order-fit: only {} training positions: no point at {size}",
+                train.len()
+            );
+            break;
+        }
+        println!("\n== {size} training positions ==");
+        let model = fit(&train[..size], &valid, l2, iters, lr);
+        let w: Vec<f64> = model.weights.iter().map(|&x| x as f64 / 100.0).collect();
+        let mut hits = Hits::default();
+        for l in tests {
+            let moves = movable(l);
+            hits.add_rank(model_rank(l, &moves, &model, &params), moves.len());
+            hits.n += 1;
+        }
+        let row = [
+            loss(&w, &valid, None),
+            loss(&w, &test_rows, None),
+            pct(&hits, hits.top[0]),
+            pct(&hits, hits.top[1]),
+            pct(&hits, hits.top_share),
+        ];
+        println!(
+            "size {size}: {}",
+            (names.iter().zip(row))
+                .map(|(n, v)| format!("{n} {v:.4}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        for (k, v) in row.into_iter().enumerate() {
+            values[k].push(v);
+        }
+        done.push(size);
+    }
+    let refs = [
+        None,
+        None,
+        Some(pct(&reference, reference.top[0])),
+        Some(pct(&reference, reference.top[1])),
+        Some(pct(&reference, reference.top_share)),
+    ];
+    let curve = Curve {
+        title: format!(
+            "Move-ordering model: learning curve ({} validation, {} test positions)",
+            valid.len(),
+            tests.len()
+        ),
+        sizes: done,
+        measures: (names.iter().zip(values).zip(refs))
+            .map(|((name, values), r)| Measure {
+                name: name.to_string(),
+                values,
+                reference: r.map(|v| ("picker's static order".to_string(), v)),
+            })
+            .collect(),
+    };
+    curve.write(prefix)
+}
+
 fn read_all(files: &[String]) -> Result<Vec<Labelled>, String> {
     let mut out = Vec::new();
     for f in files {
@@ -371,7 +502,18 @@ pub fn run(words: &[String]) -> Result<u8, String> {
             .collect::<Result<_, _>>()?,
         None => vec![6, 10, 14, 18],
     };
+    let sizes = a.word("-sizes")?.map(|x| parse_sizes(&x)).transpose()?;
+    let curve = a.word("-curve")?;
     a.finish()?;
+    if let Some(sizes) = sizes {
+        if data.is_empty() || tests.is_empty() {
+            return Err(format!("-sizes needs -data and -test\n{HELP}"));
+        }
+        let (items, tests) = (read_all(&data)?, read_all(&tests)?);
+        let prefix = curve.unwrap_or_else(|| "order-curve".to_string());
+        learning_curve(&items, &tests, &sizes, valid_share, l2, iters, lr, &prefix)?;
+        return Ok(0);
+    }
     let params = Params::default();
     let model = match (&model_file, data.is_empty()) {
         (Some(f), _) => {
