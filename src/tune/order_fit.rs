@@ -381,8 +381,10 @@ fn learning_curve(
     lr: f64,
     prefix: &str,
 ) -> Result<(), String> {
-    let mut params = Params::default();
-    params.order_model = 0;
+    let params = Params {
+        order_model: 0,
+        ..Params::default()
+    };
     let (train, valid): (Vec<Labelled>, Vec<Labelled>) = (items.iter().cloned()).partition(|l| {
         ((mix(l.position.hash()) >> 11) as f64 / (1u64 << 53) as f64) >= valid_share
     });
