@@ -334,3 +334,63 @@ fn order_label_reads_gen_journals() {
     let svg = std::fs::read_to_string(dir.join("curve.svg")).unwrap();
     assert_eq!(svg.matches("<circle").count(), 2 * 5, "{svg}");
 }
+
+#[test]
+fn train_net_draws_a_learning_curve() {
+    // One network per training size, each a valid EvalFile, and their validation losses.
+    let dir = tmpdir("tune-cli-net-curve");
+    let bin = dir.join("d.bin");
+    let (code, out, err) = tune(&[
+        "gen",
+        "-out",
+        bin.to_str().unwrap(),
+        "-games",
+        "6",
+        "-nodes",
+        "600",
+        "-playnodes",
+        "300",
+        "-threads",
+        "2",
+        "-freq",
+        "1",
+        "-srand",
+        "5",
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let prefix = dir.join("nc");
+    let (code, out, err) = tune(&[
+        "train-net",
+        "-data",
+        bin.to_str().unwrap(),
+        "-sizes",
+        "20,60",
+        "-epochs",
+        "2",
+        "-hidden",
+        "8",
+        "-valid",
+        "0.3",
+        "-curve",
+        prefix.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    for size in [20, 60] {
+        let net = dir.join(format!("nc-{size}.nnue"));
+        punct::engine::search::nnue::net::Network::load(&net).unwrap();
+        assert!(
+            out.contains(&format!("size {size}: validation loss ")),
+            "{out}"
+        );
+    }
+    let tsv = std::fs::read_to_string(dir.join("nc.tsv")).unwrap();
+    let rows: Vec<&str> = tsv.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(rows.len(), 3, "{tsv}");
+    assert!(
+        tsv.contains("# reference for validation loss: hand evaluation"),
+        "{tsv}"
+    );
+    assert!(std::fs::read_to_string(dir.join("nc.svg"))
+        .unwrap()
+        .contains("<polyline"));
+}

@@ -19,6 +19,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::engine::search::nnue::features::INPUTS;
 use crate::engine::search::nnue::net::{Network, QA, QB};
 use crate::tune::args::Args;
+use crate::tune::curve::{parse_sizes, Curve, Measure};
 use crate::tune::net_data::{self, features, sigmoid, symmetries, NetSample, Symmetry};
 
 pub const HELP: &str = "\
@@ -35,6 +36,9 @@ punct-tune train-net -data FILE[,FILE...] -out NET [flags]
   -residual true|false  the hand evaluation is added to the output, the network learns the
                rest (the engine then computes both; default false)
   -threads N   (default 1)           -seed N      (default 1)
+  -sizes A,B,...  a learning curve instead: one network per training size (the first A, B,
+               ... training positions, the same held-out games), written to PREFIX-A.nnue...,
+               validation losses to PREFIX.tsv and PREFIX.svg   -curve PREFIX (net-curve)
 ";
 
 /// The float network.
@@ -411,7 +415,13 @@ pub fn run(words: &[String]) -> Result<u8, String> {
     if data.is_empty() {
         return Err(format!("-data FILE is needed\n{HELP}"));
     }
-    let out = a.word("-out")?.ok_or("-out FILE is needed")?;
+    let sizes = a.word("-sizes")?.map(|x| parse_sizes(&x)).transpose()?;
+    let curve = a.word("-curve")?.unwrap_or_else(|| "net-curve".to_string());
+    let out = match (a.word("-out")?, &sizes) {
+        (Some(o), _) => o,
+        (None, Some(_)) => String::new(),
+        (None, None) => return Err("-out FILE is needed".into()),
+    };
     let cfg = TrainConfig {
         hidden: a.num("-hidden")?.unwrap_or(128),
         epochs: a.num("-epochs")?.unwrap_or(30),
@@ -462,6 +472,9 @@ pub fn run(words: &[String]) -> Result<u8, String> {
          (at its best scale, {hand_scale} cp per logit)"
     );
     println!("{cfg:?}, lambda {} scale {}", targets.lambda, targets.scale);
+    if let Some(sizes) = sizes {
+        return learning_curve(&d, &cfg, &sizes, hand, targets.scale, &curve);
+    }
     let model = train(&d.train, &d.valid, &cfg, |e, t, v, s| {
         println!("epoch {e:3}  train loss {t:.6}  validation loss {v:.6}  {s:.1}s")
     });
@@ -486,5 +499,56 @@ pub fn run(words: &[String]) -> Result<u8, String> {
         net.to_bytes().len(),
         net.hidden
     );
+    Ok(0)
+}
+
+/// One network per training size (the first `size` training positions; the held-out games
+/// the same for all), each written to `PREFIX-SIZE.nnue`, and the curve of their validation
+/// losses beside the hand evaluation's.
+fn learning_curve(
+    d: &net_data::NetData,
+    cfg: &TrainConfig,
+    sizes: &[usize],
+    hand: f64,
+    scale: f64,
+    prefix: &str,
+) -> Result<u8, String> {
+    let syms = symmetries();
+    let (mut done, mut losses) = (Vec::new(), Vec::new());
+    for &size in sizes {
+        if size > d.train.len() {
+            eprintln!(
+                "train-net: only {} training positions: no point at {size}",
+                d.train.len()
+            );
+            break;
+        }
+        println!("\n== {size} training positions ==");
+        let model = train(&d.train[..size], &d.valid, cfg, |e, t, v, s| {
+            println!("epoch {e:3}  train loss {t:.6}  validation loss {v:.6}  {s:.1}s")
+        });
+        let net = model.quantise(scale.round() as i32);
+        let loss = net_loss(&net, &d.valid, &syms[0]);
+        let file = format!("{prefix}-{size}.nnue");
+        std::fs::write(&file, net.to_bytes()).map_err(|e| format!("{file}: {e}"))?;
+        println!("size {size}: validation loss {loss:.6} (hand {hand:.6}), {file}");
+        done.push(size);
+        losses.push(loss);
+    }
+    let kind = if cfg.residual { "residual" } else { "pure" };
+    Curve {
+        title: format!(
+            "Evaluation network ({kind}, {} hidden): learning curve ({} held-out positions)",
+            cfg.hidden,
+            d.valid.len()
+        ),
+        sizes: done,
+        measures: vec![Measure {
+            name: "validation loss".to_string(),
+            values: losses,
+            reference: Some(("hand evaluation".to_string(), hand)),
+        }],
+    }
+    .write(prefix)?;
     Ok(0)
 }
