@@ -269,8 +269,10 @@ fn order_label_reads_gen_journals() {
     ];
     let (code, out, err) = tune(&label);
     assert_eq!(code, 0, "{out}\n{err}");
-    // Every position reached by replaying a journal game, with its two moves before.
+    // Every position reached by replaying a journal game, with its two moves before (and
+    // how many of them the first game gave).
     let mut reached = Vec::new();
+    let mut first_game = None;
     for line in std::fs::read_to_string(&journal).unwrap().lines() {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
         if v["type"] != "game" {
@@ -290,6 +292,7 @@ fn order_label_reads_gen_journals() {
             pos.play(parse_move(m).unwrap()).unwrap();
             played.push(m.to_string());
         }
+        first_game.get_or_insert(reached.len());
     }
     let text = std::fs::read_to_string(&labels).unwrap();
     let rows: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
@@ -306,6 +309,33 @@ fn order_label_reads_gen_journals() {
     let (code, _, err) = tune(&label);
     assert_eq!(code, 0);
     assert!(err.contains("8 already labelled"), "{err}");
+    // -maxgames 1: positions of the first game only.
+    let one = dir.join("one.tsv");
+    let (code, out, err) = tune(&[
+        "order-label",
+        "-games",
+        journal.to_str().unwrap(),
+        "-freq",
+        "1",
+        "-nodes",
+        "300",
+        "-maxgames",
+        "1",
+        "-out",
+        one.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let text = std::fs::read_to_string(&one).unwrap();
+    let rows: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert!(!rows.is_empty(), "{err}");
+    for row in rows {
+        let f: Vec<&str> = row.split('\t').collect();
+        let key = format!("{}\t{}", f[0], f[2]);
+        assert!(
+            reached[..first_game.unwrap()].contains(&key),
+            "{row} not in game 1"
+        );
+    }
     // A learning curve over them: one row per size, a picture with a point per size.
     let prefix = dir.join("curve");
     let (code, out, err) = tune(&[

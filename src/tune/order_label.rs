@@ -33,6 +33,8 @@ punct-tune order-label (-in FILE... | -games JOURNAL...) -nodes N -out FILE [fla
                     in-process gen's journal (FILE.gen.jsonl): its games are replayed and
                     positions sampled, with the moves that led to them
   -freq P (0.25)    share of a journal's positions kept   -skipplies N (4)
+  -maxgames N       only the first N games of each journal (a growing journal: the same
+                    positions again later)
   -limit N          at most N positions   -hash MB (16)   -set NAME=V (engine options)
   Positions with a win in one for the side to move, finished ones and repeats are skipped.
   Output lines: POSITION<TAB>BESTMOVE<TAB>RECENT (last move first); resumable (appends).
@@ -167,9 +169,16 @@ fn items_from_journal(
     variant: Variant,
     freq: f64,
     skip: u32,
+    max_games: usize,
 ) -> Result<Vec<Item>, String> {
     let mut out = Vec::new();
-    for (game, opening, moves) in journal_games(path)? {
+    let games = journal_games(path)?;
+    eprintln!(
+        "order-label: {path}: {} games, the first {} read",
+        games.len(),
+        games.len().min(max_games)
+    );
+    for (game, opening, moves) in games.into_iter().take(max_games) {
         let Ok(mut pos) = parse_position(&opening, variant) else {
             continue;
         };
@@ -201,6 +210,7 @@ pub fn run(words: &[String]) -> Result<u8, String> {
     let freq = a.num::<f64>("-freq")?.unwrap_or(0.25);
     let skip = a.num::<u32>("-skipplies")?.unwrap_or(4);
     let limit = a.num::<usize>("-limit")?.unwrap_or(usize::MAX);
+    let max_games = a.num::<usize>("-maxgames")?.unwrap_or(usize::MAX);
     let hash = a.num::<usize>("-hash")?.unwrap_or(16);
     let variant = match a.word("-variant")? {
         Some(v) => Variant::from_name(&v).ok_or(format!("unknown variant '{v}'"))?,
@@ -217,7 +227,7 @@ pub fn run(words: &[String]) -> Result<u8, String> {
         items.extend(items_from_positions(p, variant)?);
     }
     for j in &journals {
-        items.extend(items_from_journal(j, variant, freq, skip)?);
+        items.extend(items_from_journal(j, variant, freq, skip, max_games)?);
     }
     let mut searcher = Searcher::new(hash);
     *searcher.params_mut() = params;
