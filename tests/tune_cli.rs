@@ -361,6 +361,10 @@ fn order_label_reads_gen_journals() {
         rows[1].starts_with("1\t") && rows[2].starts_with("2\t"),
         "{tsv}"
     );
+    for size in [1, 2] {
+        let model = std::fs::read_to_string(dir.join(format!("curve-{size}.txt"))).unwrap();
+        punct::engine::search::order_model::Model::parse(&model).unwrap();
+    }
     let svg = std::fs::read_to_string(dir.join("curve.svg")).unwrap();
     assert_eq!(svg.matches("<circle").count(), 2 * 5, "{svg}");
 }

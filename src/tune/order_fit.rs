@@ -34,7 +34,8 @@ punct-tune order-fit -data FILE... [-test FILE...] [-out MODEL] [flags]
   -blend N (64)   the OrderModel value whose lists are tested   -widths 6,10,14,18
   -sizes A,B,...  a learning curve instead: one fit on the first A, B, ... training
                   positions (the same validation set), losses and hit rates on -test
-                  written to PREFIX.tsv and PREFIX.svg   -curve PREFIX (order-curve)
+                  written to PREFIX.tsv and PREFIX.svg, the models to PREFIX-SIZE.txt
+                  -curve PREFIX (order-curve)
 ";
 
 /// One position's moves, merged by features.
@@ -427,6 +428,8 @@ fn learning_curve(
         }
         println!("\n== {size} training positions ==");
         let model = fit(&train[..size], &valid, l2, iters, lr);
+        let file = format!("{prefix}-{size}.txt");
+        std::fs::write(&file, model.to_text()).map_err(|e| format!("{file}: {e}"))?;
         let w: Vec<f64> = model.weights.iter().map(|&x| x as f64 / 100.0).collect();
         let mut hits = Hits::default();
         for l in tests {
