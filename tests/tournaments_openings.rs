@@ -66,3 +66,33 @@ fn ladder_and_sprt_configs_use_the_openings_file() {
         );
     }
 }
+
+/// More game pairs than openings: the referee says the openings come round again (engines at
+/// fixed nodes would replay the same games), and is silent when the book is large enough.
+#[test]
+fn referee_warns_when_openings_come_round_again() {
+    use crate::referee_common::{output_of, random_pair, tmpdir};
+    let dir = tmpdir("openings-reuse");
+    let book = dir.join("three.txt");
+    let lines: Vec<String> = std::fs::read_to_string(format!("{ROOT}/tournaments/openings.txt"))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .take(3)
+        .map(str::to_string)
+        .collect();
+    std::fs::write(&book, lines.join("\n")).unwrap();
+    let openings = format!("file={}", book.display());
+    for (games, warned) in [("8", true), ("6", false)] {
+        let mut c = random_pair();
+        c.env("RUST_LOG", "warn");
+        c.args(["-games", games, "-openings", &openings]);
+        let (code, out, err) = output_of(&mut c);
+        assert_eq!(code, Some(0), "{out}\n{err}");
+        assert_eq!(
+            err.contains("but only 3 openings"),
+            warned,
+            "{games} games: {err}"
+        );
+    }
+}

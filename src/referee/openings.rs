@@ -67,6 +67,11 @@ impl Openings {
         })
     }
 
+    /// The number of positions of an openings file (None for other sources).
+    pub fn book_len(&self) -> Option<usize> {
+        matches!(self.source, OpeningSource::File { .. }).then_some(self.book.len())
+    }
+
     /// The position string of opening `k` (0-based).
     pub fn get(&self, k: u64) -> String {
         match &self.source {

@@ -514,6 +514,15 @@ pub fn run(cfg: &RunConfig) -> u8 {
             return EXIT_BAD_ARGS;
         }
     };
+    let pairs = schedule_len(cfg).div_ceil(2);
+    if let Some(book) = openings.book_len().filter(|&b| (b as u64) < pairs) {
+        // Engines limited by nodes or depth play the same game again from the same opening.
+        log::warn!(
+            "{pairs} game pairs but only {book} openings: openings are used again, and engines \
+             limited by nodes or depth then replay the same games (use a larger book or \
+             -random-openings)"
+        );
+    }
     if let Err(e) = check_distinct_outputs(cfg) {
         eprintln!("punct-referee: {e}");
         return EXIT_BAD_ARGS;
