@@ -3,7 +3,7 @@
 # resumable, with a manifest that lets anyone make any shard again (docs/tuning.md, "Data at
 # scale"; the same shards as a Slurm array: docs/scaling.md).
 #
-#   tournaments/gen-data.sh DIR                 # 16 shards of 40,000 games (~550,000 positions)
+#   tournaments/gen-data.sh DIR                 # 16 shards, 46,000 games in all (~530,000 positions)
 #   tournaments/gen-data.sh DIR SHARDS GAMES    # another split or size
 #   tournaments/gen-data.sh DIR --manifest      # only (re)write DIR/manifest.tsv
 #
@@ -16,7 +16,7 @@ set -euo pipefail
 
 dir=${1:?usage: gen-data.sh DIR [SHARDS GAMES | --manifest]}
 shards=${2:-16}
-games=${3:-40000}
+games=${3:-46000}
 jobs=${JOBS:-$(nproc)}
 nodes=${NODES:-3000}
 playnodes=${PLAYNODES:-1000}
@@ -58,5 +58,5 @@ fi
 cmd="$dir/punct-tune gen -out $dir/gen.{}.bin -games $games -nodes $nodes -playnodes $playnodes -threads 1 -srand $srand -shard {}/$shards -progress 60 -resume"
 echo "$cmd" > "$dir/command.txt"
 seq 0 $((shards - 1)) | nice -n "${NICE:-10}" parallel -j"$jobs" --retries 3 --joblog "$dir/joblog.tsv" \
-  "$cmd > $dir/gen.{}.log 2>&1"
+  "$cmd >> $dir/gen.{}.log 2>&1"
 manifest
