@@ -428,3 +428,42 @@ fn train_net_draws_a_learning_curve() {
         .unwrap()
         .contains("<polyline"));
 }
+
+#[test]
+fn order_label_reads_referee_journals() {
+    // Moves recorded by the referee (records with a "move" field) feed order-label as well.
+    let dir = tmpdir("tune-cli-order-label-referee");
+    let journal = dir.join("m.jsonl");
+    let (code, out, err) =
+        crate::referee_common::output_of(crate::referee_common::random_pair().args([
+            "-games",
+            "2",
+            "-jsonl",
+            journal.to_str().unwrap(),
+        ]));
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    let labels = dir.join("l.tsv");
+    let (code, out, err) = tune(&[
+        "order-label",
+        "-games",
+        journal.to_str().unwrap(),
+        "-freq",
+        "1",
+        "-nodes",
+        "200",
+        "-limit",
+        "4",
+        "-out",
+        labels.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let text = std::fs::read_to_string(&labels).unwrap();
+    let rows: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(rows.len(), 4, "{text}\n{err}");
+    // The games start from the start position: every label knows the moves before it.
+    assert!(
+        rows.iter()
+            .all(|r| r.split('\t').nth(2).is_some_and(|m| m != "-")),
+        "{text}"
+    );
+}

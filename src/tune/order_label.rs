@@ -18,7 +18,7 @@ use crate::engine::search::threats::find_win;
 use crate::engine::search::Searcher;
 use crate::engine::types::{Limits, SearchControl};
 use crate::referee::openings::mix;
-use crate::referee::records::jsonl::read_objects;
+use crate::referee::records::jsonl::{games_of, read_objects};
 use crate::rules::moves::Move;
 use crate::rules::notation::{parse_move, parse_position};
 use crate::rules::position::{Position, Variant};
@@ -135,7 +135,8 @@ fn items_from_positions(path: &str, variant: Variant) -> Result<Vec<Item>, Strin
 }
 
 /// The games of a journal: `(game number, opening, moves)`. Reads referee journals (moves as
-/// records with an `mv` field) and `punct-tune gen`'s own journal (moves as plain strings).
+/// records, read by the referee's own parser) and `punct-tune gen`'s own journal (moves as
+/// plain strings).
 fn journal_games(path: &str) -> Result<Vec<(u64, String, Vec<String>)>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let (objects, _) = read_objects(&text)?;
@@ -144,22 +145,25 @@ fn journal_games(path: &str) -> Result<Vec<(u64, String, Vec<String>)>, String> 
         if v.get("type").and_then(Value::as_str) != Some("game") {
             continue;
         }
-        let bad = || format!("{path}: line {n} is not a game record (game, opening, moves)");
-        let game = v.get("game").and_then(Value::as_u64).ok_or_else(bad)?;
-        let opening = v.get("opening").and_then(Value::as_str).ok_or_else(bad)?;
-        let moves = (v
-            .get("moves")
-            .and_then(Value::as_array)
-            .ok_or_else(bad)?
-            .iter())
-        .map(|m| {
-            m.as_str()
-                .or_else(|| m.get("mv").and_then(Value::as_str))
-                .map(str::to_string)
-                .ok_or_else(bad)
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-        out.push((game, opening.to_string(), moves));
+        let plain: Option<Vec<String>> = (v.get("moves").and_then(Value::as_array))
+            .and_then(|a| a.iter().map(|m| m.as_str().map(str::to_string)).collect());
+        let game = v.get("game").and_then(Value::as_u64);
+        let opening = v.get("opening").and_then(Value::as_str);
+        match (plain, game, opening) {
+            (Some(moves), Some(game), Some(opening)) => {
+                out.push((game, opening.to_string(), moves))
+            }
+            _ => {
+                let g = games_of(&[(*n, v.clone())])
+                    .map_err(|e| format!("{path}: {e}"))?
+                    .remove(0);
+                out.push((
+                    g.game,
+                    g.opening,
+                    g.moves.into_iter().map(|m| m.mv).collect(),
+                ));
+            }
+        }
     }
     Ok(out)
 }
