@@ -3,7 +3,7 @@
 //! Each reported short mate is checked here by playing every move with the rules library.
 
 use punct::engine::search::threats::find_win;
-use punct::engine::search::Searcher;
+use punct::engine::search::{SearchMode, Searcher};
 use punct::engine::types::{Limits, Score, SearchControl};
 use punct::{Colour, Position, Variant};
 use rand::seq::SliceRandom;
@@ -204,6 +204,46 @@ fn narrow_searches_claim_only_proven_mates() {
     // Every kind of claim checked here occurs; without them the test would pass having
     // checked nothing.
     for kind in ["Mate(1)", "Mate(-1)", "Mate(2)", "Mate(-2)"] {
+        assert!(checked.contains_key(kind), "{kind}: {checked:?}");
+    }
+}
+
+/// `SearchMode puct` proves mates in its tree (MCTS-Solver): every short mate it claims, at
+/// default and narrow widths, holds by the rules.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "slow without optimisations")]
+fn puct_claims_only_proven_mates() {
+    let mut checked = std::collections::BTreeMap::<String, u32>::new();
+    let mut wrong = Vec::new();
+    let mut narrow = Searcher::new(4);
+    for (name, value) in [("PuctWidth", 2), ("BlockCap", 1)] {
+        narrow.params_mut().set(name, value).unwrap();
+    }
+    let mut searchers = [narrow, Searcher::new(4)];
+    searchers
+        .iter_mut()
+        .for_each(|s| s.set_mode(SearchMode::Puct));
+    for (i, pos) in game_positions(GAMES / 2).iter().enumerate() {
+        for (which, nodes) in [(0, 200), (1, 400)] {
+            let s = &mut searchers[which];
+            let limits = Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            };
+            let r = s.search(pos, &limits, &SearchControl::default(), &mut |_| {});
+            pos.check_move(r.best.unwrap()).unwrap();
+            if let Some(ok) = claim_holds(pos, r.score, r.best.unwrap()) {
+                *checked.entry(format!("{:?}", r.score)).or_insert(0) += 1;
+                if !ok {
+                    eprintln!("wrong: {pos} nodes {nodes} {:?} {:?}", r.score, r.best);
+                    wrong.push((i, nodes, r.score));
+                }
+            }
+        }
+    }
+    eprintln!("puct mate claims checked: {checked:?}");
+    assert!(wrong.is_empty(), "unproven mate claims: {wrong:?}");
+    for kind in ["Mate(1)", "Mate(-1)", "Mate(2)"] {
         assert!(checked.contains_key(kind), "{kind}: {checked:?}");
     }
 }

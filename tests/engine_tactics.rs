@@ -11,7 +11,7 @@ use crate::common;
 use common::{biased_choice, exhaustive, winning_moves};
 use punct::engine::search::paths::distance;
 use punct::engine::search::threats::{find_win, root_tactics, threat, RootTactics};
-use punct::engine::search::Searcher;
+use punct::engine::search::{SearchMode, Searcher};
 use punct::engine::types::{Limits, Score, SearchControl};
 use punct::{parse_cell, parse_move, parse_position, Colour, Kind, Move, Position, Variant};
 use rand::{Rng, SeedableRng};
@@ -89,10 +89,11 @@ struct Counts {
     search_ms: u128,
 }
 
-fn run(variant: Variant, seed: u64, target: u64, search_all: bool) -> Counts {
+fn run(variant: Variant, seed: u64, target: u64, search_all: bool, mode: SearchMode) -> Counts {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut c = Counts::default();
     let mut searcher = Searcher::new(4);
+    searcher.set_mode(mode);
     while c.positions < target {
         let mut p = Position::new(variant);
         while !p.is_finished() && c.positions < target {
@@ -176,7 +177,7 @@ fn wins_and_blocks_are_exact_on_stacked_and_bridged_positions() {
         (Variant::Standard, 11, 15_000 * scale),
         (Variant::Basic, 12, 10_000 * scale),
     ] {
-        let c = run(variant, seed, n, exhaustive());
+        let c = run(variant, seed, n, exhaustive(), SearchMode::AlphaBeta);
         eprintln!("{variant:?}: {c:?}");
         total.positions += c.positions;
         total.wins += c.wins;
@@ -189,6 +190,28 @@ fn wins_and_blocks_are_exact_on_stacked_and_bridged_positions() {
     assert!(total.positions >= 25_000 * scale, "{total:?}");
     assert!(total.wins > 1_000 && total.shift_wins > 100, "{total:?}");
     assert!(total.defended > 200 && total.lost > 50, "{total:?}");
+}
+
+/// `SearchMode puct` keeps the same exact tactics: a win when one exists (`mate 1`), a stopper
+/// when one exists, `mate -1` when none does (fewer positions: the rules part is the same).
+#[test]
+fn puct_plays_wins_and_stoppers_as_exactly() {
+    let scale = if exhaustive() { 4 } else { 1 };
+    let mut total = Counts::default();
+    for (variant, seed, n) in [
+        (Variant::Standard, 21, 3_000 * scale),
+        (Variant::Basic, 22, 2_000 * scale),
+    ] {
+        let c = run(variant, seed, n, false, SearchMode::Puct);
+        eprintln!("puct {variant:?}: {c:?}");
+        total.wins += c.wins;
+        total.defended += c.defended;
+        total.lost += c.lost;
+    }
+    assert!(
+        total.wins > 100 && total.defended > 20 && total.lost > 5,
+        "{total:?}"
+    );
 }
 
 /// The position from the issue: Black wins by `d8-d12e12f12` (a bridge landing) or by moving

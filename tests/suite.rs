@@ -14,6 +14,7 @@ mod engine_eval_pins;
 mod engine_hardening;
 mod engine_protocol;
 mod engine_proven_mates;
+mod engine_puct;
 mod engine_race;
 mod engine_repetition;
 mod engine_search;

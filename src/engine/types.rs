@@ -141,4 +141,17 @@ pub struct SearchResult {
     pub depth: u32,
     pub nodes: u64,
     pub time: Duration,
+    /// `SearchMode puct`: the root's most visited moves, most first (empty for alpha-beta).
+    pub visits: Vec<MoveVisits>,
+}
+
+/// One root move's share of a PUCT search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveVisits {
+    pub mv: Move,
+    pub visits: u32,
+    /// Its prior, 0..1.
+    pub prior: f32,
+    /// Its mean value for the side to move, -1..1 (NaN: not visited).
+    pub q: f64,
 }

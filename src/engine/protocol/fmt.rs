@@ -2,13 +2,12 @@
 
 use std::fmt::Write;
 
-use crate::engine::types::{Bound, Score, SearchInfo};
+use crate::engine::types::{Bound, MoveVisits, Score, SearchInfo};
 use crate::rules::geometry::Cell;
 use crate::rules::moves::Move;
 use crate::rules::piece::{Colour, Kind};
 use crate::rules::position::{Outcome, Position};
 
-/// `score cp X` / `score mate N`, with `lowerbound`/`upperbound` when the score is a bound.
 /// Text with every control character but the newline written as an escape (`\u{7}`), so a
 /// line of output stays one line and no terminal control reaches a GUI or a log.
 pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
@@ -26,6 +25,7 @@ pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(s)
 }
 
+/// `score cp X` / `score mate N`, with `lowerbound`/`upperbound` when the score is a bound.
 pub fn score(score: Score, bound: Bound) -> String {
     let mut s = match score {
         Score::Cp(cp) => format!("score cp {cp}"),
@@ -37,6 +37,26 @@ pub fn score(score: Score, bound: Bound) -> String {
         Bound::Upper => s.push_str(" upperbound"),
     }
     s
+}
+
+/// `SearchMode puct`'s root statistics as one `info string visits` line (an `info string`, so
+/// that no parser meets an unknown token): per move its visits, mean value for the side to
+/// move (-1..1) and prior. `None` for alpha-beta (no statistics).
+pub fn visits_line(visits: &[MoveVisits]) -> Option<String> {
+    if visits.is_empty() {
+        return None;
+    }
+    let mut s = String::from("info string visits");
+    for (i, v) in visits.iter().enumerate() {
+        let sep = if i == 0 { "" } else { "," };
+        let q = if v.q.is_nan() {
+            "-".to_string()
+        } else {
+            format!("{:.3}", v.q)
+        };
+        let _ = write!(s, "{sep} {} {} q {q} p {:.3}", v.mv, v.visits, v.prior);
+    }
+    Some(s)
 }
 
 /// One `info depth ... pv ...` line.

@@ -3,6 +3,7 @@
 
 use crate::engine::search::nnue::DEFAULT_EVAL_FILE;
 use crate::engine::search::params::{self, Params};
+use crate::engine::search::SearchMode;
 use crate::rules::position::Variant;
 
 pub const HASH: &str = "Hash";
@@ -15,6 +16,7 @@ pub const MULTIPV: &str = "MultiPV";
 pub const SEED: &str = "Seed";
 pub const DEBUG_LOG_FILE: &str = "Debug Log File";
 pub const EVAL_FILE: &str = "EvalFile";
+pub const SEARCH_MODE: &str = "SearchMode";
 
 /// The type of an option with its default (and range or choices).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -114,6 +116,13 @@ pub fn specs() -> Vec<OptionSpec> {
                 default: DEFAULT_EVAL_FILE,
             },
         },
+        OptionSpec {
+            name: SEARCH_MODE,
+            kind: Combo {
+                default: SearchMode::NAMES[0],
+                choices: &SearchMode::NAMES,
+            },
+        },
     ];
     v.extend(params::specs().iter().map(|p| OptionSpec {
         name: p.name,
@@ -157,6 +166,7 @@ pub struct OptionValues {
     pub debug_log_file: Option<String>,
     /// `EvalFile` as set (`none`, `<default>` or a path); the session loads the network.
     pub eval_file: String,
+    pub search_mode: SearchMode,
     pub params: Params,
 }
 
@@ -172,6 +182,7 @@ impl Default for OptionValues {
             seed: 0,
             debug_log_file: None,
             eval_file: DEFAULT_EVAL_FILE.to_string(),
+            search_mode: SearchMode::AlphaBeta,
             params: Params::default(),
         }
     }
@@ -190,6 +201,7 @@ pub enum Change {
     Seed(u64),
     DebugLogFile(Option<String>),
     EvalFile(String),
+    SearchMode(SearchMode),
     Param(&'static str, i32),
 }
 
@@ -273,6 +285,18 @@ impl OptionValues {
                 self.ponder = on;
                 Change::Ponder
             }
+            OptionKind::Combo { choices, .. } if spec.name == SEARCH_MODE => {
+                let text = value.unwrap_or("");
+                let Some(mode) = SearchMode::from_name(text) else {
+                    return keep(format!(
+                        "{} is not one of {}",
+                        crate::engine::protocol::command::quote(text),
+                        choices.join(", ")
+                    ));
+                };
+                self.search_mode = mode;
+                Change::SearchMode(mode)
+            }
             OptionKind::Combo { choices, .. } => {
                 let text = value.unwrap_or("");
                 let Some(variant) = Variant::from_name(text) else {
@@ -326,7 +350,7 @@ mod tests {
             );
             assert!(p.min <= p.default && p.default <= p.max, "{}", p.name);
         }
-        assert_eq!(all.len(), 10 + params::specs().len());
+        assert_eq!(all.len(), 11 + params::specs().len());
     }
 
     #[test]
@@ -360,6 +384,9 @@ mod tests {
                     assert_eq!(v.variant.name(), *default)
                 }
                 (EVAL_FILE, OptionKind::Text { default }) => assert_eq!(v.eval_file, *default),
+                (SEARCH_MODE, OptionKind::Combo { default, .. }) => {
+                    assert_eq!(SearchMode::from_name(default), Some(v.search_mode))
+                }
                 (CLEAR_HASH, OptionKind::Button) | (DEBUG_LOG_FILE, OptionKind::Text { .. }) => {}
                 (name, OptionKind::Spin { default, .. }) => {
                     assert_eq!(v.params.get(name).map(i64::from), Some(*default), "{name}")

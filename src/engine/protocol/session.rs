@@ -20,6 +20,7 @@ use crate::engine::protocol::options::{self, Change, OptionValues};
 use crate::engine::search::bench;
 use crate::engine::search::evaluate;
 use crate::engine::search::nnue::{self, Accumulator, Network};
+use crate::engine::search::SearchMode;
 use crate::engine::types::Limits;
 use crate::rules::notation::{parse_move, parse_position};
 use crate::rules::piece::Colour;
@@ -69,6 +70,7 @@ pub enum Work {
     SetHash(usize),
     SetThreads(usize),
     SetSeed(u64),
+    SetSearchMode(SearchMode),
     SetParam(&'static str, i32),
     /// The evaluation: a network, or `None` for the hand evaluation (`EvalFile`).
     SetNet(Option<Arc<Network>>),
@@ -87,6 +89,7 @@ impl Work {
             Work::SetHash(_) => "Hash",
             Work::SetThreads(_) => "Threads",
             Work::SetSeed(_) => "Seed",
+            Work::SetSearchMode(_) => "SearchMode",
             Work::SetParam(..) => "setoption",
             Work::SetNet(_) => "EvalFile",
         }
@@ -366,6 +369,7 @@ impl Session {
                 Change::Hash(mb) => Some(Effect::Work(Work::SetHash(mb))),
                 Change::Threads(_) => unreachable!("handled above"),
                 Change::Seed(s) => Some(Effect::Work(Work::SetSeed(s))),
+                Change::SearchMode(m) => Some(Effect::Work(Work::SetSearchMode(m))),
                 Change::Param(name, v) => Some(Effect::Work(Work::SetParam(name, v))),
                 Change::ClearHash => Some(Effect::Work(Work::Clear)),
                 Change::DebugLogFile(path) => Some(Effect::SetLogFile(path)),

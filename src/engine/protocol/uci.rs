@@ -277,6 +277,7 @@ struct Worker {
     hash_mb: usize,
     threads: usize,
     seed: u64,
+    search_mode: crate::engine::search::SearchMode,
     params: Params,
     net: Option<Arc<crate::engine::search::nnue::Network>>,
     out: Arc<Output>,
@@ -320,6 +321,7 @@ impl Worker {
         self.searcher = Searcher::new(self.hash_mb);
         self.searcher.set_threads(self.threads);
         self.searcher.set_seed(self.seed);
+        self.searcher.set_mode(self.search_mode);
         *self.searcher.params_mut() = self.params.clone();
         self.searcher.set_net(self.net.clone());
     }
@@ -348,6 +350,10 @@ impl Worker {
             Work::SetSeed(s) => {
                 self.seed = s;
                 self.searcher.set_seed(s);
+            }
+            Work::SetSearchMode(mode) => {
+                self.search_mode = mode;
+                self.searcher.set_mode(mode);
             }
             Work::SetNet(net) => {
                 self.net = net.clone();
@@ -423,6 +429,9 @@ impl Worker {
         );
         let ponder = if job.omit_ponder { None } else { ponder };
         let answered = answer.while_open(|state| {
+            if let Some(line) = result.as_ref().and_then(|r| fmt::visits_line(&r.visits)) {
+                self.out.line(&line);
+            }
             self.out.line(&fmt::info_line(&info));
             // Told before the client can see bestmove, so a `go` sent in answer to it never
             // finds this search still running.
@@ -554,6 +563,7 @@ pub fn run_with(
             hash_mb,
             threads: 1,
             seed: 0,
+            search_mode: Default::default(),
             params: Params::default(),
             net: crate::engine::search::nnue::default_net(),
             out: worker_out,

@@ -7,7 +7,7 @@
 //! move ordering, `OrderModel`), [`paths`] (connection distances), [`threats`] and `touch`
 //! (one-move wins and the moves that stop them), [`race`] (the centre race's endings solved
 //! exactly), [`evaluate`] (the hand evaluation) and [`nnue`] (the learned one, `EvalFile`),
-//! [`tt`], [`timeman`], [`params`] (every tunable weight), [`bench`].
+//! `puct` (`SearchMode puct`: a policy-guided tree search), [`tt`], [`timeman`], [`params`] (every tunable weight), [`bench`].
 
 pub mod bench;
 mod busy;
@@ -18,6 +18,7 @@ pub mod nnue;
 pub mod order_model;
 pub mod params;
 pub mod paths;
+mod puct;
 pub mod race;
 mod root;
 pub mod searcher;
@@ -29,5 +30,5 @@ mod tree;
 pub mod tt;
 mod worker;
 
-pub use searcher::Searcher;
+pub use searcher::{SearchMode, Searcher};
 pub use worker::{uci_score, REPORTED_CP_MAX};

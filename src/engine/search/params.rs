@@ -134,6 +134,18 @@ params! {
         #[doc = "Divisor of the history score added to the ordering score."]
     history_grain "HistoryGrain" Search = 0 in 0..=2;
         #[doc = "What a history entry rewards: 0 the placement (kind, PÜNCT cell, orientation), 1 the kind on that cell in every orientation, 2 the cell for every kind and orientation."]
+    puct_c "PuctC" Search = 180 in 1..=2000;
+        #[doc = "SearchMode puct: the exploration constant c of the PUCT rule, in hundredths."]
+    puct_width "PuctWidth" Search = 24 in 1..=500;
+        #[doc = "SearchMode puct: moves a node expands (the ordering's best, and every possible stopper of a winning threat)."]
+    puct_root_width "PuctRootWidth" Search = 48 in 1..=100000;
+        #[doc = "SearchMode puct: moves the root expands (the ordering's best; all stoppers against a winning threat)."]
+    puct_fpu "PuctFpu" Search = 30 in 0..=200;
+        #[doc = "SearchMode puct: a move not visited yet is valued at its parent's value less this, in hundredths of the value range -1..1."]
+    puct_temp "PuctTemp" Search = 100 in 10..=1000;
+        #[doc = "SearchMode puct: temperature of the priors (softmax of the learned model's logits), in hundredths."]
+    puct_scale "PuctScale" Search = 800 in 50..=5000;
+        #[doc = "SearchMode puct: the evaluation's centipawns per unit of the value's tanh (800: a win chance of sigmoid(cp / 400), as in training)."]
 }
 
 /// The tunables of one group, in option order.

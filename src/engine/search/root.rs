@@ -69,6 +69,7 @@ impl Worker<'_> {
                 depth: 0,
                 nodes: 0,
                 time: self.clock.elapsed(),
+                visits: Vec::new(),
             };
         }
         // The rules first: a win in one is searched first at every depth; against a winning
@@ -220,6 +221,7 @@ impl Worker<'_> {
             depth: completed,
             nodes: self.nodes,
             time: self.clock.elapsed(),
+            visits: Vec::new(),
         }
     }
 

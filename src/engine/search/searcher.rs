@@ -18,14 +18,39 @@ use crate::engine::search::busy::BusyTable;
 use crate::engine::search::facts::FactsTable;
 use crate::engine::search::nnue::{self, Network};
 use crate::engine::search::params::Params;
+use crate::engine::search::puct;
 use crate::engine::search::tt::{TranspositionTable, MATE};
 use crate::engine::search::worker::{uci_score, Line, Shared, ThreadTables, Worker};
 use crate::engine::types::{Bound, Limits, SearchControl, SearchInfo, SearchResult};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 
+/// How the engine searches (the `SearchMode` option).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum SearchMode {
+    /// Iterative deepening alpha-beta (the default).
+    #[default]
+    AlphaBeta,
+    /// A policy-guided tree search (see `puct`).
+    Puct,
+}
+
+impl SearchMode {
+    /// The option's values, as announced.
+    pub const NAMES: [&'static str; 2] = ["alphabeta", "puct"];
+
+    pub fn from_name(name: &str) -> Option<SearchMode> {
+        match name.to_ascii_lowercase().as_str() {
+            "alphabeta" => Some(SearchMode::AlphaBeta),
+            "puct" => Some(SearchMode::Puct),
+            _ => None,
+        }
+    }
+}
+
 /// The search with its tables; lives on the worker thread between searches.
 pub struct Searcher {
+    mode: SearchMode,
     /// The parameters the cached evaluations were made with.
     facts_params: Params,
     params: Params,
@@ -48,6 +73,7 @@ pub struct Searcher {
 impl Searcher {
     pub fn new(hash_mb: usize) -> Searcher {
         Searcher {
+            mode: SearchMode::AlphaBeta,
             params: Params::default(),
             net: nnue::default_net(),
             hash_mb,
@@ -86,6 +112,14 @@ impl Searcher {
     /// thread the seed changes nothing.
     pub fn set_seed(&mut self, seed: u64) {
         self.seed = seed;
+    }
+
+    pub fn set_mode(&mut self, mode: SearchMode) {
+        self.mode = mode;
+    }
+
+    pub fn mode(&self) -> SearchMode {
+        self.mode
     }
 
     pub fn hash_mb(&self) -> usize {
@@ -155,6 +189,17 @@ impl Searcher {
                 .map(|_| AtomicU64::new(0))
                 .collect::<Vec<_>>(),
         };
+        if self.mode == SearchMode::Puct {
+            let mut tables: Vec<&mut ThreadTables> = std::iter::once(&mut self.main)
+                .chain(self.helpers.iter_mut())
+                .collect();
+            let mut result = puct::search(shared, &mut tables, pos, limits, self.hash_mb, report);
+            self.last_thread_nodes = (shared.nodes.iter())
+                .map(|n| n.load(Ordering::Relaxed))
+                .collect();
+            result.nodes = self.last_thread_nodes.iter().sum();
+            return result;
+        }
         // Helpers have no limits of their own but the shared node budget (the main thread may
         // be off its core a while): they end when the main thread does.
         let helper_limits = Limits {
