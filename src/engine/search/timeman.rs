@@ -96,6 +96,19 @@ impl Clock {
         }
     }
 
+    /// For a search that can stop after any visit (`SearchMode puct`): a quarter of the way
+    /// from the soft limit to the hard one. Alpha-beta stops only between iterations, past the
+    /// soft limit: at `tc=10+0.1` it used 1.45 times what stopping at the soft limit used.
+    pub(super) fn anytime_expired(&mut self, ctl: &SearchControl) -> bool {
+        self.update_ponder(ctl);
+        match self.limits {
+            Some(l) if !self.pondering => {
+                self.timed_from.elapsed() >= l.soft + l.hard.saturating_sub(l.soft) / 4
+            }
+            _ => false,
+        }
+    }
+
     pub(super) fn soft_expired(&mut self, ctl: &SearchControl) -> bool {
         self.update_ponder(ctl);
         match self.limits {

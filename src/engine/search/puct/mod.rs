@@ -163,32 +163,45 @@ impl Worker<'_> {
         }
     }
 
-    /// The moves of `pos` with their priors, and its value.
-    fn expansion(&mut self, pos: &Position, moves: Vec<Move>, complete: bool) -> Expansion {
+    /// `moves` with their priors: the learned ordering's softmax at temperature `PuctTemp`.
+    fn priors(&self, pos: &Position, moves: Vec<Move>) -> Vec<(Move, f32)> {
         let mut logits = Vec::new();
         order_model::score_moves(pos, &moves, self.params, &mut logits);
         let temp = f64::from(self.params.puct_temp);
         let top = logits.iter().copied().max().unwrap_or(0);
-        let moves = (moves.into_iter().zip(logits))
+        (moves.into_iter().zip(logits))
             .map(|(mv, l)| (mv, (f64::from(l - top) / temp).exp() as f32))
-            .collect();
-        let stm = pos.side_to_move();
-        let value = (f64::from(self.evaluation(pos)) / f64::from(self.params.puct_scale)).tanh();
-        Expansion {
-            stm,
-            moves,
-            complete,
-            proof: Proof::Open,
-            white_value: if stm == Colour::White { value } else { -value },
+            .collect()
+    }
+
+    /// The evaluation of `pos` as a value in White's terms, -1..1.
+    fn value(&mut self, pos: &Position) -> f64 {
+        let v = (f64::from(self.evaluation(pos)) / f64::from(self.params.puct_scale)).tanh();
+        if pos.side_to_move() == Colour::White {
+            v
+        } else {
+            -v
         }
     }
 
-    /// A new leaf: decided by the rules (over, or a win in one), else its moves and value.
+    /// The root's expansion: `moves` with priors, and the value.
+    fn expansion(&mut self, pos: &Position, moves: Vec<Move>, complete: bool) -> Expansion {
+        Expansion {
+            stm: pos.side_to_move(),
+            moves: Some(self.priors(pos, moves)),
+            complete,
+            proof: Proof::Open,
+            white_value: self.value(pos),
+        }
+    }
+
+    /// A new leaf: decided by the rules (over, or a win in one), else its value; its moves
+    /// wait for a second visit ([`Self::moves_of`]).
     fn leaf(&mut self, pos: &Position) -> Expansion {
         let stm = pos.side_to_move();
         let decided = |winner, plies| Expansion {
             stm,
-            moves: Vec::new(),
+            moves: Some(Vec::new()),
             complete: true,
             proof: Proof::Decided { winner, plies },
             white_value: 0.0,
@@ -199,6 +212,20 @@ impl Worker<'_> {
         if find_win_cached(pos, &mut self.touches).is_some() {
             return decided(Some(stm), 1);
         }
+        let value = self.value(pos);
+        Expansion {
+            stm,
+            moves: None,
+            complete: false,
+            proof: Proof::Open,
+            white_value: value,
+        }
+    }
+
+    /// The moves of an evaluated leaf: the ordering's best `PuctWidth` and every possible
+    /// stopper of a winning threat (a position with none is lost).
+    fn moves_of(&mut self, pos: &Position) -> Expansion {
+        let stm = pos.side_to_move();
         let width = self.params.puct_width as usize;
         (self.picker).pick(
             pos,
@@ -217,11 +244,22 @@ impl Worker<'_> {
             .collect();
         moves.extend_from_slice(self.picker.overflow(0));
         let complete = self.picker.is_complete(0);
-        if moves.is_empty() {
+        let proof = if moves.is_empty() {
             // Every move loses to the opponent's threat.
-            return decided(Some(!stm), 2);
+            Proof::Decided {
+                winner: Some(!stm),
+                plies: 2,
+            }
+        } else {
+            Proof::Open
+        };
+        Expansion {
+            stm,
+            moves: Some(self.priors(pos, moves)),
+            complete,
+            proof,
+            white_value: 0.0,
         }
-        self.expansion(pos, moves, complete)
     }
 
     /// One descent: select, expand and evaluate outside the lock, back up.
@@ -240,6 +278,16 @@ impl Worker<'_> {
                 lock(tree).expand(&path, x);
                 self.seldepth = self.seldepth.max(moves.len());
                 self.nodes += 1;
+            }
+            Leaf::Grow { path, moves } => {
+                for &mv in &moves {
+                    pos.make(mv);
+                }
+                let x = self.moves_of(pos);
+                for _ in &moves {
+                    pos.unmake();
+                }
+                lock(tree).grow(&path, x);
             }
             Leaf::Known => self.nodes += 1,
             Leaf::Busy => std::thread::yield_now(),
@@ -267,7 +315,7 @@ impl Worker<'_> {
             since_check += 1;
             if since_check >= CHECK_EVERY {
                 since_check = 0;
-                let soft = self.clock.soft_expired(self.ctl);
+                let soft = self.clock.anytime_expired(self.ctl);
                 let timed = !limits.infinite && !self.clock.pondering;
                 let t = lock(tree);
                 let depth = t.mean_depth().max(1);

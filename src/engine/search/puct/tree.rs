@@ -57,17 +57,30 @@ struct Node {
     /// Sum of the values backed up through this node, in White's terms (+1 White wins).
     white_sum: f64,
     proof: Proof,
-    expanded: bool,
+    state: State,
     /// Whether the edges hold every move that might avoid a loss (a loss over them is proven).
     complete: bool,
+}
+
+/// How far a node is known. A new position is first only evaluated; its moves are listed
+/// (the dear part) when a descent comes back to it, so that leaves visited once cost no list.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum State {
+    /// A thread is evaluating it.
+    Pending,
+    /// Its value is known, its moves are not.
+    Evaluated,
+    /// A thread is listing its moves.
+    Growing,
+    Expanded,
 }
 
 /// What the caller learnt about a selected leaf's position.
 #[derive(Clone, Debug)]
 pub(super) struct Expansion {
     pub(super) stm: Colour,
-    /// The moves to expand with their priors (they need not sum to 1).
-    pub(super) moves: Vec<(Move, f32)>,
+    /// The moves with their priors (they need not sum to 1); `None`: not listed yet.
+    pub(super) moves: Option<Vec<(Move, f32)>>,
     pub(super) complete: bool,
     pub(super) proof: Proof,
     /// The evaluation in White's terms, -1..1 (ignored when `proof` is decided).
@@ -77,8 +90,11 @@ pub(super) struct Expansion {
 /// Where a descent ended.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) enum Leaf {
-    /// A new node: play `moves` from the root, expand, then call [`Tree::expand`].
+    /// A new node: play `moves` from the root, evaluate, then call [`Tree::expand`].
     New { path: Vec<u32>, moves: Vec<Move> },
+    /// An evaluated node visited again: play `moves`, list its moves, call [`Tree::grow`]
+    /// (no visit is counted: the next descent goes on from it).
+    Grow { path: Vec<u32>, moves: Vec<Move> },
     /// A decided position: its value was backed up already.
     Known,
     /// Another thread is expanding this leaf: the descent was undone; try again.
@@ -154,12 +170,16 @@ impl Tree {
                 self.backup(&path, v);
                 return Leaf::Known;
             }
-            if !node.expanded {
-                if path.len() == 1 {
-                    unreachable!("the root is expanded before the search");
+            match node.state {
+                State::Expanded => {}
+                State::Evaluated => {
+                    self.nodes[n].state = State::Growing;
+                    return Leaf::Grow { path, moves };
                 }
-                self.undo(&path);
-                return Leaf::Busy;
+                State::Pending | State::Growing => {
+                    self.undo(&path);
+                    return Leaf::Busy;
+                }
             }
             let Some(e) = self.best_edge(n, rule) else {
                 // No move (cannot happen in a game that is not over): a draw.
@@ -172,6 +192,7 @@ impl Tree {
                 let child = self.nodes.len() as u32;
                 let mut node = Node::new();
                 node.in_flight = 1;
+                node.state = State::Pending;
                 self.nodes.push(node);
                 self.edges[e].child = child;
                 path.push(child);
@@ -241,36 +262,60 @@ impl Tree {
     /// Fills in the leaf of a `Leaf::New` path and backs up its value.
     pub(super) fn expand(&mut self, path: &[u32], x: Expansion) {
         let leaf = *path.last().expect("a path has a leaf") as usize;
-        let first = self.edges.len() as u32;
-        let total: f32 = x
-            .moves
-            .iter()
-            .map(|m| m.1)
-            .sum::<f32>()
-            .max(f32::MIN_POSITIVE);
-        self.edges.extend(x.moves.iter().map(|&(mv, p)| Edge {
-            mv,
-            prior: p / total,
-            child: NONE,
-        }));
         let node = &mut self.nodes[leaf];
         node.stm = x.stm;
-        node.first_edge = first;
-        node.edges = x.moves.len() as u32;
-        node.complete = x.complete;
-        node.expanded = true;
-        node.proof = match x.proof {
-            Proof::Open if x.moves.is_empty() => Proof::Decided {
-                winner: None,
-                plies: 0,
-            },
-            p => p,
-        };
+        node.proof = x.proof;
+        node.state = State::Evaluated;
+        if let Some(moves) = x.moves {
+            self.install(leaf, moves, x.complete);
+        }
+        let node = &self.nodes[leaf];
         let v = match node.proof {
             Proof::Open => x.white_value.clamp(-1.0, 1.0),
             p => p.white_value(),
         };
         self.backup(path, v);
+    }
+
+    /// Gives node `n` its moves (a node without any is a draw: it cannot happen in a game
+    /// that is not over).
+    fn install(&mut self, n: usize, moves: Vec<(Move, f32)>, complete: bool) {
+        let first = self.edges.len() as u32;
+        let total: f32 = (moves.iter().map(|m| m.1).sum::<f32>()).max(f32::MIN_POSITIVE);
+        self.edges.extend(moves.iter().map(|&(mv, p)| Edge {
+            mv,
+            prior: p / total,
+            child: NONE,
+        }));
+        let node = &mut self.nodes[n];
+        node.first_edge = first;
+        node.edges = moves.len() as u32;
+        node.complete = complete;
+        node.state = State::Expanded;
+        if moves.is_empty() && node.proof == Proof::Open {
+            node.proof = Proof::Decided {
+                winner: None,
+                plies: 0,
+            };
+        }
+    }
+
+    /// Fills in the moves of a `Leaf::Grow` path's node (or its proof, when listing them
+    /// decided it) and ends the descent without a visit.
+    pub(super) fn grow(&mut self, path: &[u32], x: Expansion) {
+        let leaf = *path.last().expect("a path has a leaf") as usize;
+        if x.proof != Proof::Open {
+            self.nodes[leaf].proof = x.proof;
+        }
+        self.install(leaf, x.moves.unwrap_or_default(), x.complete);
+        self.undo(path);
+        if self.nodes[leaf].proof != Proof::Open {
+            for &n in path.iter().rev().skip(1) {
+                if !self.prove(n as usize) {
+                    break;
+                }
+            }
+        }
     }
 
     /// Adds one visit of value `v` (White's terms) along `path`, ends its virtual losses, and
@@ -295,7 +340,7 @@ impl Tree {
     /// Decides node `n` from its children if they allow it; true when it was decided.
     fn prove(&mut self, n: usize) -> bool {
         let node = &self.nodes[n];
-        if node.proof != Proof::Open || !node.expanded {
+        if node.proof != Proof::Open || node.state != State::Expanded {
             return false;
         }
         let s = node.stm;
@@ -406,7 +451,7 @@ impl Tree {
         let mut n = 0usize;
         loop {
             let node = &self.nodes[n];
-            if !node.expanded || node.edges == 0 {
+            if node.state != State::Expanded || node.edges == 0 {
                 break;
             }
             let range = node.first_edge as usize..(node.first_edge + node.edges) as usize;
@@ -438,7 +483,7 @@ impl Node {
             in_flight: 0,
             white_sum: 0.0,
             proof: Proof::Open,
-            expanded: false,
+            state: State::Pending,
             complete: false,
         }
     }
@@ -470,7 +515,7 @@ mod tests {
     fn open(stm: Colour, moves: &[Move], priors: &[f32], value: f64) -> Expansion {
         Expansion {
             stm,
-            moves: moves.iter().copied().zip(priors.iter().copied()).collect(),
+            moves: Some(moves.iter().copied().zip(priors.iter().copied()).collect()),
             complete: true,
             proof: Proof::Open,
             white_value: value,
@@ -603,6 +648,68 @@ mod tests {
         );
         assert_eq!(t.root_moves()[0].mv, m[1], "the proven win first");
         assert_eq!(t.pv(None), vec![m[1]]);
+    }
+
+    #[test]
+    fn a_leaf_lists_its_moves_only_when_a_descent_comes_back() {
+        let (mut t, m) = rooted(&[1.0]);
+        let (path, _) = new_leaf(&mut t);
+        // Evaluated only: no moves yet.
+        t.expand(
+            &path,
+            Expansion {
+                moves: None,
+                ..open(Colour::Black, &[], &[], 0.3)
+            },
+        );
+        assert_eq!(t.visits(), 2);
+        let Leaf::Grow { path, moves } = t.select(RULE) else {
+            panic!("the evaluated leaf grows")
+        };
+        assert_eq!(moves, vec![m[0]]);
+        // Meanwhile another descent finds it busy, and counts nothing.
+        assert_eq!(t.select(RULE), Leaf::Busy);
+        t.grow(
+            &path,
+            Expansion {
+                moves: Some(vec![(m[0], 1.0)]),
+                ..open(Colour::Black, &[], &[], 0.0)
+            },
+        );
+        assert_eq!(t.visits(), 2, "growing is not a visit");
+        assert!(t.nodes.iter().all(|n| n.in_flight == 0));
+        let (path, moves) = new_leaf(&mut t);
+        assert_eq!((path.len(), moves), (3, vec![m[0], m[0]]));
+        // Listing the moves may decide the position: the proof goes up.
+        let (mut t, _) = rooted(&[1.0]);
+        let (path, _) = new_leaf(&mut t);
+        let evaluated = Expansion {
+            moves: None,
+            ..open(Colour::Black, &[], &[], 0.0)
+        };
+        t.expand(&path, evaluated.clone());
+        let Leaf::Grow { path, .. } = t.select(RULE) else {
+            panic!("grows")
+        };
+        let lost = Proof::Decided {
+            winner: Some(Colour::White),
+            plies: 2,
+        };
+        t.grow(
+            &path,
+            Expansion {
+                moves: Some(Vec::new()),
+                proof: lost,
+                ..evaluated
+            },
+        );
+        assert_eq!(
+            t.root_proof(),
+            Proof::Decided {
+                winner: Some(Colour::White),
+                plies: 3
+            }
+        );
     }
 
     #[test]
