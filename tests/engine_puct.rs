@@ -127,7 +127,7 @@ fn puct_multipv_and_searchmoves() {
 fn puct_stops_at_once_and_keeps_the_clock() {
     let p = midgame(5).pop().unwrap();
     for threads in [1, 3] {
-        // `go infinite`: runs until stop, answers within a few ms of it.
+        // `go infinite`: runs until stop, answers soon after it.
         let ctl = Arc::new(SearchControl::default());
         let (pos, c) = (p.clone(), Arc::clone(&ctl));
         let handle = thread::spawn(move || {
@@ -146,7 +146,8 @@ fn puct_stops_at_once_and_keeps_the_clock() {
         let (r, done) = handle.join().unwrap();
         p.check_move(r.best.unwrap()).unwrap();
         let latency = done.duration_since(stopped);
-        assert!(latency < Duration::from_millis(50), "{latency:?}");
+        // The bound of the alpha-beta threads test (a loaded CI machine deschedules threads).
+        assert!(latency < Duration::from_millis(100), "{latency:?}");
         assert!(r.nodes > 0);
 
         // A clock: the hard limit of the time manager is never passed by more than a little.
