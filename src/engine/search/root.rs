@@ -9,7 +9,7 @@ use crate::engine::search::searcher::{shuffle_root, skips_depth};
 use crate::engine::search::threats::{root_tactics, RootTactics};
 use crate::engine::search::tt::{MATE, MATE_BOUND};
 use crate::engine::search::worker::{
-    terminal_score, uci_score, Line, Worker, INFINITY, MAX_DEPTH, MAX_PLY,
+    root_move_list, terminal_score, uci_score, Line, Worker, INFINITY, MAX_DEPTH, MAX_PLY,
 };
 use crate::engine::types::{Bound, Limits, SearchInfo, SearchResult};
 use std::time::Duration;
@@ -47,17 +47,7 @@ impl Worker<'_> {
         limits: &Limits,
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
-        let mut moves = pos.legal_moves();
-        if !limits.searchmoves.is_empty() {
-            let allowed: Vec<Move> = moves
-                .iter()
-                .copied()
-                .filter(|m| limits.searchmoves.contains(m))
-                .collect();
-            if !allowed.is_empty() {
-                moves = allowed;
-            }
-        }
+        let mut moves = root_move_list(pos, limits);
         if moves.is_empty() {
             let score = pos
                 .outcome()

@@ -91,6 +91,22 @@ pub fn uci_score(score: i32) -> Score {
     }
 }
 
+/// The root's moves: the legal ones, restricted to `searchmoves` when any of those is legal.
+pub(super) fn root_move_list(pos: &crate::rules::position::Position, limits: &Limits) -> Vec<Move> {
+    let moves = pos.legal_moves();
+    if limits.searchmoves.is_empty() {
+        return moves;
+    }
+    let allowed: Vec<Move> = (moves.iter().copied())
+        .filter(|m| limits.searchmoves.contains(m))
+        .collect();
+    if allowed.is_empty() {
+        moves
+    } else {
+        allowed
+    }
+}
+
 /// The tables of one search thread, kept between searches (they are big).
 pub(super) struct ThreadTables {
     pub(super) history: Vec<i32>,

@@ -18,7 +18,9 @@ use std::time::{Duration, Instant};
 use crate::engine::search::order_model;
 use crate::engine::search::threats::{find_win_cached, root_tactics, RootTactics};
 use crate::engine::search::tt::MATE;
-use crate::engine::search::worker::{terminal_score, uci_score, Shared, ThreadTables, Worker};
+use crate::engine::search::worker::{
+    root_move_list, terminal_score, uci_score, Shared, ThreadTables, Worker,
+};
 use crate::engine::types::{lock, Bound, Limits, MoveVisits, SearchInfo, SearchResult};
 use crate::rules::moves::Move;
 use crate::rules::piece::Colour;
@@ -86,6 +88,18 @@ pub(in crate::engine::search) fn search(
     result
 }
 
+/// `f` of the position after `moves` from `pos` (which is given back unchanged).
+fn at<T>(pos: &mut Position, moves: &[Move], f: impl FnOnce(&Position) -> T) -> T {
+    for &mv in moves {
+        pos.make(mv);
+    }
+    let x = f(pos);
+    for _ in moves {
+        pos.unmake();
+    }
+    x
+}
+
 impl Worker<'_> {
     fn rule(&self) -> Rule {
         Rule {
@@ -103,15 +117,7 @@ impl Worker<'_> {
         tree: &mut Tree,
         report: &mut dyn FnMut(&SearchInfo),
     ) -> Result<usize, SearchResult> {
-        let mut moves = pos.legal_moves();
-        if !limits.searchmoves.is_empty() {
-            let allowed: Vec<Move> = (moves.iter().copied())
-                .filter(|m| limits.searchmoves.contains(m))
-                .collect();
-            if !allowed.is_empty() {
-                moves = allowed;
-            }
-        }
+        let moves = root_move_list(pos, limits);
         if moves.is_empty() {
             let score = pos
                 .outcome()
@@ -268,25 +274,13 @@ impl Worker<'_> {
         let leaf = lock(tree).select(rule);
         match leaf {
             Leaf::New { path, moves } => {
-                for &mv in &moves {
-                    pos.make(mv);
-                }
-                let x = self.leaf(pos);
-                for _ in &moves {
-                    pos.unmake();
-                }
+                let x = at(pos, &moves, |pos| self.leaf(pos));
                 lock(tree).expand(&path, x);
                 self.seldepth = self.seldepth.max(moves.len());
                 self.nodes += 1;
             }
             Leaf::Grow { path, moves } => {
-                for &mv in &moves {
-                    pos.make(mv);
-                }
-                let x = self.moves_of(pos);
-                for _ in &moves {
-                    pos.unmake();
-                }
+                let x = at(pos, &moves, |pos| self.moves_of(pos));
                 lock(tree).grow(&path, x);
             }
             Leaf::Known => self.nodes += 1,
