@@ -46,6 +46,7 @@ mod rules_moves;
 mod rules_perft;
 mod rules_properties;
 mod tournaments_openings;
+mod tournaments_scripts;
 mod tune_cli;
 mod tune_data;
 mod tune_sample;
