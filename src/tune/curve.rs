@@ -18,18 +18,45 @@ pub struct Curve {
     pub measures: Vec<Measure>,
 }
 
-/// `-sizes 10000,30000,...`: increasing positive sizes.
+/// `-sizes 10000,30000,...[,all]`: increasing positive sizes; `all` (last only) stands for
+/// the whole training set ([`ALL`], resolved by [`resolve_sizes`]).
 pub fn parse_sizes(text: &str) -> Result<Vec<usize>, String> {
     let sizes = (text.split(','))
-        .map(|x| match x.trim().parse::<usize>() {
-            Ok(n) if n > 0 => Ok(n),
-            _ => Err(format!("-sizes: '{x}' is not a positive whole number")),
+        .map(|x| match x.trim() {
+            "all" => Ok(ALL),
+            t => match t.parse::<usize>() {
+                Ok(n) if n > 0 => Ok(n),
+                _ => Err(format!(
+                    "-sizes: '{x}' is not a positive whole number or 'all'"
+                )),
+            },
         })
         .collect::<Result<Vec<_>, _>>()?;
     if sizes.windows(2).any(|w| w[0] >= w[1]) {
-        return Err("-sizes must increase".to_string());
+        return Err("-sizes must increase ('all' comes last)".to_string());
     }
     Ok(sizes)
+}
+
+/// `all` in `-sizes`.
+pub const ALL: usize = usize::MAX;
+
+/// The sizes a curve can have with `available` training positions: `all` becomes
+/// `available` (unless a given size already is), and sizes beyond it are dropped with a
+/// message on stderr (`tool`: the command's name).
+pub fn resolve_sizes(sizes: &[usize], available: usize, tool: &str) -> Vec<usize> {
+    let mut out = Vec::new();
+    for &size in sizes {
+        let size = if size == ALL { available } else { size };
+        if size > available {
+            eprintln!("{tool}: only {available} training positions: no point at {size}");
+            break;
+        }
+        if out.last() != Some(&size) {
+            out.push(size);
+        }
+    }
+    out
 }
 
 impl Curve {
@@ -226,6 +253,15 @@ mod tests {
         assert!(parse_sizes("10,10").is_err());
         assert!(parse_sizes("10,x").is_err());
         assert!(parse_sizes("0,5").is_err());
+        assert_eq!(parse_sizes("10,all").unwrap(), vec![10, ALL]);
+        assert!(parse_sizes("all,10").is_err());
+    }
+
+    #[test]
+    fn all_becomes_the_training_set_and_larger_sizes_are_dropped() {
+        assert_eq!(resolve_sizes(&[10, 50, ALL], 70, "t"), vec![10, 50, 70]);
+        assert_eq!(resolve_sizes(&[10, 70, ALL], 70, "t"), vec![10, 70]);
+        assert_eq!(resolve_sizes(&[10, 100, ALL], 70, "t"), vec![10]);
     }
 
     #[test]

@@ -19,7 +19,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::engine::search::nnue::features::INPUTS;
 use crate::engine::search::nnue::net::{Network, QA, QB};
 use crate::tune::args::Args;
-use crate::tune::curve::{parse_sizes, Curve, Measure};
+use crate::tune::curve::{parse_sizes, resolve_sizes, Curve, Measure};
 use crate::tune::net_data::{self, features, sigmoid, symmetries, NetSample, Symmetry};
 
 pub const HELP: &str = "\
@@ -36,8 +36,8 @@ punct-tune train-net -data FILE[,FILE...] -out NET [flags]
   -residual true|false  the hand evaluation is added to the output, the network learns the
                rest (the engine then computes both; default false)
   -threads N   (default 1)           -seed N      (default 1)
-  -sizes A,B,...  a learning curve instead: one network per training size (the first A, B,
-               ... training positions, the same held-out games), written to PREFIX-A.nnue...,
+  -sizes A,B,...[,all]  a learning curve instead: one network per training size (the first A, B,
+               ... training positions, all: every one; the same held-out games), written to PREFIX-A.nnue...,
                validation losses to PREFIX.tsv and PREFIX.svg   -curve PREFIX (net-curve)
 ";
 
@@ -515,14 +515,7 @@ fn learning_curve(
 ) -> Result<u8, String> {
     let syms = symmetries();
     let (mut done, mut losses) = (Vec::new(), Vec::new());
-    for &size in sizes {
-        if size > d.train.len() {
-            eprintln!(
-                "train-net: only {} training positions: no point at {size}",
-                d.train.len()
-            );
-            break;
-        }
+    for size in resolve_sizes(sizes, d.train.len(), "train-net") {
         println!("\n== {size} training positions ==");
         let model = train(&d.train[..size], &d.valid, cfg, |e, t, v, s| {
             println!("epoch {e:3}  train loss {t:.6}  validation loss {v:.6}  {s:.1}s")

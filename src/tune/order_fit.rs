@@ -21,7 +21,7 @@ use crate::rules::moves::Move;
 use crate::rules::piece::PLACEMENT_SLOTS;
 use crate::rules::position::Variant;
 use crate::tune::args::Args;
-use crate::tune::curve::{parse_sizes, Curve, Measure};
+use crate::tune::curve::{parse_sizes, resolve_sizes, Curve, Measure};
 use crate::tune::order_label::{read_labels, Labelled};
 
 pub const HELP: &str = "\
@@ -32,8 +32,8 @@ punct-tune order-fit -data FILE... [-test FILE...] [-out MODEL] [flags]
   -valid P (0.1)  share held out of -data for early stopping   -l2 X (0.0005)
   -iters N (300)  Adam steps   -lr X (0.05)   -model FILE: no fit, test this model
   -blend N (64)   the OrderModel value whose lists are tested   -widths 6,10,14,18
-  -sizes A,B,...  a learning curve instead: one fit on the first A, B, ... training
-                  positions (the same validation set), losses and hit rates on -test
+  -sizes A,B,...[,all]  a learning curve instead: one fit on the first A, B, ... (all:
+                  every) training positions (the same validation set), losses and hit rates on -test
                   written to PREFIX.tsv and PREFIX.svg, the models to PREFIX-SIZE.txt
                   -curve PREFIX (order-curve)
 ";
@@ -418,14 +418,7 @@ fn learning_curve(
     ];
     let mut values: Vec<Vec<f64>> = vec![Vec::new(); names.len()];
     let mut done = Vec::new();
-    for &size in sizes {
-        if size > train.len() {
-            eprintln!(
-                "order-fit: only {} training positions: no point at {size}",
-                train.len()
-            );
-            break;
-        }
+    for size in resolve_sizes(sizes, train.len(), "order-fit") {
         println!("\n== {size} training positions ==");
         let model = fit(&train[..size], &valid, l2, iters, lr);
         let file = format!("{prefix}-{size}.txt");
