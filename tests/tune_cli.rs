@@ -398,7 +398,7 @@ fn train_net_draws_a_learning_curve() {
         "-data",
         bin.to_str().unwrap(),
         "-sizes",
-        "20,60",
+        "20,60,all",
         "-epochs",
         "2",
         "-hidden",
@@ -417,9 +417,43 @@ fn train_net_draws_a_learning_curve() {
             "{out}"
         );
     }
+    // `all` is the whole training set, the last point.
+    let trained: usize = (out.split(" for training").next().unwrap())
+        .rsplit('(')
+        .next()
+        .unwrap()
+        .parse()
+        .expect("the training count");
+    assert!(trained > 60, "{out}");
     let tsv = std::fs::read_to_string(dir.join("nc.tsv")).unwrap();
     let rows: Vec<&str> = tsv.lines().filter(|l| !l.starts_with('#')).collect();
-    assert_eq!(rows.len(), 3, "{tsv}");
+    assert_eq!(rows.len(), 4, "{tsv}");
+    assert!(rows[3].starts_with(&format!("{trained}\t")), "{tsv}");
+    // -compare measures an existing network on the same held-out games: the curve's loss.
+    let net20 = dir.join("nc-20.nnue");
+    let (code, cmp, err) = tune(&[
+        "train-net",
+        "-data",
+        bin.to_str().unwrap(),
+        "-valid",
+        "0.3",
+        "-compare",
+        &format!("{},<default>", net20.to_str().unwrap()),
+    ]);
+    assert_eq!(code, 0, "{cmp}\n{err}");
+    let curve_loss = (out.lines())
+        .find_map(|l| l.strip_prefix("size 20: validation loss "))
+        .and_then(|l| l.split_whitespace().next())
+        .unwrap();
+    assert!(
+        cmp.contains(&format!(
+            "Validation loss of {} (8 hidden, pure): {curve_loss}",
+            net20.display()
+        )),
+        "{cmp}\n{out}"
+    );
+    assert!(cmp.contains("Validation loss of <default> ("), "{cmp}");
+    assert!(!cmp.contains("epoch"), "nothing is trained: {cmp}");
     assert!(
         tsv.contains("# reference for validation loss: hand evaluation"),
         "{tsv}"

@@ -39,6 +39,8 @@ punct-tune train-net -data FILE[,FILE...] -out NET [flags]
   -sizes A,B,...[,all]  a learning curve instead: one network per training size (the first A, B,
                ... training positions, all: every one; the same held-out games), written to PREFIX-A.nnue...,
                validation losses to PREFIX.tsv and PREFIX.svg   -curve PREFIX (net-curve)
+  -compare NET[,NET...]  the validation loss of existing networks on the same held-out games
+               (<default>: the embedded one); alone (no -out, no -sizes) nothing is trained
 ";
 
 /// The float network.
@@ -416,10 +418,23 @@ pub fn run(words: &[String]) -> Result<u8, String> {
         return Err(format!("-data FILE is needed\n{HELP}"));
     }
     let sizes = a.word("-sizes")?.map(|x| parse_sizes(&x)).transpose()?;
+    // Networks to measure on the same held-out games (`<default>`: the embedded one).
+    let compare: Vec<String> = a
+        .word("-compare")?
+        .map(|w| w.split(',').map(str::to_string).collect())
+        .unwrap_or_default();
+    let mut compared = Vec::new();
+    for name in &compare {
+        match crate::engine::search::nnue::from_option(name)? {
+            Some(net) => compared.push((name.clone(), net)),
+            None => return Err(format!("-compare {name}: not a network")),
+        }
+    }
     let curve = a.word("-curve")?.unwrap_or_else(|| "net-curve".to_string());
     let out = match (a.word("-out")?, &sizes) {
         (Some(o), _) => o,
         (None, Some(_)) => String::new(),
+        (None, None) if !compared.is_empty() => String::new(),
         (None, None) => return Err("-out FILE is needed".into()),
     };
     let cfg = TrainConfig {
@@ -471,6 +486,21 @@ pub fn run(words: &[String]) -> Result<u8, String> {
         "Validation loss of a constant {constant:.6}; of the hand evaluation {hand:.6} \
          (at its best scale, {hand_scale} cp per logit)"
     );
+    for (name, net) in &compared {
+        let loss = net_loss(net, &d.valid, &symmetries()[0]);
+        println!(
+            "Validation loss of {name} ({} hidden, {}): {loss:.6}",
+            net.hidden,
+            if net.hand_weight != 0 {
+                "residual"
+            } else {
+                "pure"
+            }
+        );
+    }
+    if out.is_empty() && sizes.is_none() {
+        return Ok(0);
+    }
     println!("{cfg:?}, lambda {} scale {}", targets.lambda, targets.scale);
     if let Some(sizes) = sizes {
         return learning_curve(&d, &cfg, &sizes, hand, targets.scale, &curve);
