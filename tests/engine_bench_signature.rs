@@ -5,7 +5,7 @@
 
 use std::process::Command;
 
-const EXPECTED_BENCH_NODES: u64 = 290282;
+const EXPECTED_BENCH_NODES: u64 = 284290;
 
 #[test]
 #[cfg_attr(debug_assertions, ignore = "slow without optimisations")]
