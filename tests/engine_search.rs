@@ -470,7 +470,12 @@ fn reverse_futility_never_hides_a_win_in_three() {
         })
     };
     let mut proven = 0;
-    for game in 0..40u64 {
+    // Games until ten wins in three were checked (how many games that takes moves with the
+    // embedded network, which the helper plays with).
+    for game in 0..120u64 {
+        if proven >= 10 {
+            break;
+        }
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(7000 + game);
         // The positions' generator: a depth-1 search that does not fear threats at its
         // leaves, so that double threats arise (it is not the engine under test). Its order

@@ -142,7 +142,13 @@ fn gen_in_process_then_convert_and_texel() {
     let (code, out, err) = tune(&args);
     assert_eq!(code, 0, "{out}\n{err}");
     assert!(out.contains("gen finished: 4 games,"), "{out}");
-    assert!(out.contains("bytes (88."), "{out}");
+    // 88 bytes a position after an 88-byte header (docs/tuning.md, "Binary format").
+    let held = out.split(" holds ").nth(1).expect("the summary line");
+    let words: Vec<&str> = held.split_whitespace().collect();
+    let (n, bytes): (u64, u64) = (words[0].parse().unwrap(), words[3].parse().unwrap());
+    assert!(n > 0 && words[4] == "bytes", "{out}");
+    assert_eq!(bytes, 88 * (n + 1), "{out}");
+    assert_eq!(std::fs::metadata(&bin).unwrap().len(), bytes);
     // Again: refused, then resumed with nothing left to play.
     let (code, _, err) = tune(&args);
     assert_eq!(code, 2, "{err}");
