@@ -4,6 +4,7 @@
 use crate::referee_common;
 
 use punct::referee::cli::{parse_args, Command};
+use punct::referee::stats::sprt::SprtDecision;
 use punct::{parse_move, parse_position, Colour, Variant};
 use referee_common::*;
 
@@ -236,6 +237,91 @@ fn sprt_stops_when_h0_is_accepted() {
     assert_eq!(code, Some(3), "{out}");
     assert!(out.contains("H0 was accepted"), "{out}");
     assert!(out.matches("Finished game ").count() < 2000);
+}
+
+/// A run stopped by its SPRT reports the decision that stopped it, made on the games counted
+/// at that moment (replayed here from the journal, which holds the games in the order they
+/// finished), even when the games in flight move the final LLR.
+#[test]
+fn sprt_stop_reports_the_decision_that_stopped_the_run() {
+    let dir = tmpdir("sprtstop");
+    let j = dir.join("s.jsonl");
+    let args = [
+        "-games",
+        "2000",
+        "-concurrency",
+        "6",
+        "-sprt",
+        "elo0=300",
+        "elo1=500",
+        "-ratinginterval",
+        "0",
+        "-jsonl",
+        j.to_str().unwrap(),
+    ];
+    let (code, out, _) = output_of(random_pair().args(args));
+    assert_eq!(code, Some(3), "{out}");
+    let objs = read_jsonl(&j);
+    let summary = objs.iter().rev().find(|o| o["type"] == "summary").unwrap();
+    let sprt = &summary["encounters"][0]["sprt"];
+    assert_eq!(sprt["decision"], "H0", "{summary}");
+    let at = sprt["stopped_at_games"].as_u64().unwrap();
+    let played = summary["games"].as_u64().unwrap();
+    assert!(at >= 2 && at <= played, "{summary}");
+    assert!(
+        out.contains(&format!("SPRT: H0 accepted after {at} games")),
+        "{out}"
+    );
+    assert!(out.contains("completed - H0 was accepted"), "{out}");
+    assert_eq!(
+        out.contains("games that finished after it"),
+        played > at,
+        "the stop line appears exactly when games finished after the decision: {out}"
+    );
+
+    // The stop is the first crossing: replay the journal's games in order.
+    let all: Vec<String> = [
+        "-engine",
+        "cmd=builtin:random",
+        "-engine",
+        "cmd=builtin:random",
+    ]
+    .iter()
+    .chain(args.iter())
+    .map(|s| s.to_string())
+    .collect();
+    let Ok(Command::Run(cfg)) = parse_args(&all) else {
+        panic!("the arguments parse")
+    };
+    let test = cfg.sprt.unwrap().to_sprt();
+    let (objects, _) =
+        punct::referee::records::jsonl::read_objects(&std::fs::read_to_string(&j).unwrap())
+            .unwrap();
+    let records = punct::referee::records::jsonl::games_of(&objects).unwrap();
+    assert_eq!(records.len() as u64, played);
+    let mut st = punct::referee::tournament::Standings::new(2);
+    let llr = |st: &punct::referee::tournament::Standings| {
+        let e = &st.encounters[&(0, 1)];
+        if e.ptnml.pairs() > 0 {
+            test.llr_pentanomial(&e.ptnml)
+        } else {
+            test.llr_trinomial(&e.wdl)
+        }
+    };
+    for (i, g) in records.iter().enumerate() {
+        st.add(g);
+        let n = i as u64 + 1;
+        let decided = test.decide(llr(&st));
+        if n < at {
+            assert_eq!(decided, None, "decided already after {n} games");
+        } else if n == at {
+            assert_eq!(decided, Some(SprtDecision::AcceptH0));
+            let stopped_llr = sprt["stopped_llr"].as_f64().unwrap();
+            assert!((llr(&st) - stopped_llr).abs() < 1e-9, "{summary}");
+        }
+    }
+    let final_llr = sprt["llr"].as_f64().unwrap();
+    assert!((llr(&st) - final_llr).abs() < 1e-9, "{summary}");
 }
 
 #[test]

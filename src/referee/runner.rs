@@ -30,7 +30,7 @@ use crate::referee::stats::elo::{pentanomial_elo, trinomial_elo, Pentanomial, Wd
 use crate::referee::stats::report::{
     match_summary, score_line, standings_table, MatchReport, PlayerStanding,
 };
-use crate::referee::stats::sprt::SprtDecision;
+use crate::referee::stats::sprt::{SprtDecision, SprtStop};
 use crate::referee::tournament::{schedule, schedule_len, time_lines, Standings};
 
 enum Event {
@@ -358,7 +358,12 @@ fn write_final_svg(
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 
-fn standings_lines(cfg: &RunConfig, st: &Standings, final_report: bool) -> Vec<String> {
+fn standings_lines(
+    cfg: &RunConfig,
+    st: &Standings,
+    final_report: bool,
+    stopped: Option<SprtStop>,
+) -> Vec<String> {
     let names: Vec<&str> = cfg.engines.iter().map(|e| e.name.as_str()).collect();
     let mut lines = Vec::new();
     if cfg.engines.len() == 2 {
@@ -378,6 +383,7 @@ fn standings_lines(cfg: &RunConfig, st: &Standings, final_report: bool) -> Vec<S
                 wdl,
                 ptnml,
                 sprt: sprt.as_ref(),
+                stopped,
             }));
         }
     } else {
@@ -399,7 +405,8 @@ fn standings_lines(cfg: &RunConfig, st: &Standings, final_report: bool) -> Vec<S
     lines
 }
 
-fn sprt_decision(cfg: &RunConfig, st: &Standings) -> Option<SprtDecision> {
+/// The SPRT's decision on the games counted so far, if it has crossed a bound.
+fn sprt_decision(cfg: &RunConfig, st: &Standings) -> Option<SprtStop> {
     let s = cfg.sprt?.to_sprt();
     let e = st.encounters.get(&(0, 1))?;
     let llr = if e.ptnml.pairs() > 0 {
@@ -410,7 +417,11 @@ fn sprt_decision(cfg: &RunConfig, st: &Standings) -> Option<SprtDecision> {
     if !llr.is_finite() {
         return None;
     }
-    s.decide(llr)
+    s.decide(llr).map(|decision| SprtStop {
+        decision,
+        llr,
+        games: st.games,
+    })
 }
 
 fn summary_json(
@@ -419,6 +430,7 @@ fn summary_json(
     total: u64,
     wall: Duration,
     played_now: u64,
+    stopped: Option<SprtStop>,
 ) -> serde_json::Value {
     let players: Vec<_> = cfg
         .engines
@@ -451,10 +463,13 @@ fn summary_json(
                 let s = s.to_sprt();
                 let llr = if e.ptnml.pairs() > 0 { s.llr_pentanomial(&e.ptnml) } else { s.llr_trinomial(&e.wdl) };
                 let (lo, hi) = s.bounds();
+                // The decision is the one that stopped the run; the LLR counts every game.
+                let decision = stopped.map(|d| d.decision).or_else(|| s.decide(llr));
                 v["sprt"] = json!({"llr": if llr.is_finite() { Some(llr) } else { None }, "lower": lo, "upper": hi,
                     "elo0": s.elo0, "elo1": s.elo1,
-                    "decision": match s.decide(llr) { Some(SprtDecision::AcceptH0) => "H0",
-                        Some(SprtDecision::AcceptH1) => "H1", None => "none" }});
+                    "decision": decision.map_or("none", SprtDecision::hypothesis),
+                    "stopped_at_games": stopped.map(|d| d.games),
+                    "stopped_llr": stopped.map(|d| d.llr)});
             }
             v
         })
@@ -591,9 +606,12 @@ pub fn run(cfg: &RunConfig) -> u8 {
     let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
     let stop = AtomicBool::new(false);
     let mut exit = EXIT_OK;
-    if let Some(d) = sprt_decision(cfg, &standings) {
+    // Set once, when the test first crosses a bound: the games still in flight finish and are
+    // counted, but they do not reopen or change the decision.
+    let mut sprt_stop = sprt_decision(cfg, &standings);
+    if let Some(d) = sprt_stop {
         stop.store(true, Ordering::SeqCst);
-        if matches!(d, SprtDecision::AcceptH0) {
+        if d.decision == SprtDecision::AcceptH0 {
             exit = EXIT_SPRT_H0;
         }
     }
@@ -659,7 +677,7 @@ pub fn run(cfg: &RunConfig) -> u8 {
                     let interval = cfg.ratinginterval as u64;
                     let periodic = interval > 0 && standings.games.is_multiple_of(interval);
                     if periodic {
-                        for l in standings_lines(cfg, &standings, false) {
+                        for l in standings_lines(cfg, &standings, false, sprt_stop) {
                             console.line(&l);
                         }
                     }
@@ -671,14 +689,19 @@ pub fn run(cfg: &RunConfig) -> u8 {
                         stop.store(true, Ordering::SeqCst);
                         exit = EXIT_ENGINE_FAILURE;
                     }
-                    if exit == EXIT_OK || exit == EXIT_SPRT_H0 {
-                        if let Some(d) = sprt_decision(cfg, &standings) {
+                    if exit == EXIT_OK && sprt_stop.is_none() {
+                        sprt_stop = sprt_decision(cfg, &standings);
+                        if let Some(d) = sprt_stop {
                             stop.store(true, Ordering::SeqCst);
-                            exit = if matches!(d, SprtDecision::AcceptH0) {
-                                EXIT_SPRT_H0
-                            } else {
-                                EXIT_OK
-                            };
+                            console.line(&format!(
+                                "SPRT: {} accepted after {} games (LLR {:.2}); stopping",
+                                d.decision.hypothesis(),
+                                d.games,
+                                d.llr
+                            ));
+                            if d.decision == SprtDecision::AcceptH0 {
+                                exit = EXIT_SPRT_H0;
+                            }
                         }
                     }
                     let elapsed = started.elapsed();
@@ -729,7 +752,7 @@ pub fn run(cfg: &RunConfig) -> u8 {
     if interrupted {
         exit = EXIT_INTERRUPTED;
     }
-    for l in standings_lines(cfg, &standings, true) {
+    for l in standings_lines(cfg, &standings, true, sprt_stop) {
         console.line(&l);
     }
     if cfg.tournament != TournamentKind::Match || cfg.engines.len() > 2 {
@@ -768,7 +791,7 @@ pub fn run(cfg: &RunConfig) -> u8 {
     if let Some(w) = out.jsonl.as_mut() {
         if let Err(e) = w.write(
             "summary",
-            summary_json(cfg, &standings, total, wall, played_now),
+            summary_json(cfg, &standings, total, wall, played_now, sprt_stop),
         ) {
             console.line(&format!("punct-referee: cannot write the summary: {e}"));
             exit = EXIT_ERROR;

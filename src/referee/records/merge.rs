@@ -132,6 +132,7 @@ pub fn report_lines(m: &Merged, sprt: Option<SprtConfig>) -> (Vec<String>, Optio
             wdl,
             ptnml,
             sprt: s.as_ref(),
+            stopped: None,
         }));
     } else {
         let table: Vec<PlayerStanding> = m

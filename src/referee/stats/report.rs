@@ -6,7 +6,7 @@ use super::elo::{
     los_pentanomial, los_trinomial, pentanomial_elo, pentanomial_nelo, trinomial_elo,
     trinomial_nelo, EloEstimate, Pentanomial, Wdl,
 };
-use super::sprt::{Sprt, SprtDecision};
+use super::sprt::{Sprt, SprtStop};
 
 /// cutechess's running score: `Score of A vs B: 10 - 5 - 3  [0.639] 18`.
 pub fn score_line(first: &str, second: &str, w: &Wdl) -> String {
@@ -28,6 +28,9 @@ pub struct MatchReport<'a> {
     pub wdl: Wdl,
     pub ptnml: Option<Pentanomial>,
     pub sprt: Option<&'a Sprt>,
+    /// The decision that stopped the run, when its SPRT stopped it (a live run; `None` for a
+    /// report that only recomputes the test from all games, as `-merge` does).
+    pub stopped: Option<SprtStop>,
 }
 
 fn estimate(e: Option<EloEstimate>, decimals: usize) -> String {
@@ -95,14 +98,21 @@ pub fn match_summary(r: &MatchReport) -> Vec<String> {
             "LLR: {llr:.2} ({pct:.1}%) ({lower:.2}, {upper:.2}) [{:.2}, {:.2}]",
             sprt.elo0, sprt.elo1
         ));
-        if let Some(decision) = sprt.decide(llr) {
-            let h = match decision {
-                SprtDecision::AcceptH0 => "H0",
-                SprtDecision::AcceptH1 => "H1",
-            };
+        if let Some(decision) = r.stopped.map(|s| s.decision).or_else(|| sprt.decide(llr)) {
             lines.push(format!(
-                "SPRT ([{:.2}, {:.2}]) completed - {h} was accepted",
-                sprt.elo0, sprt.elo1
+                "SPRT ([{:.2}, {:.2}]) completed - {} was accepted",
+                sprt.elo0,
+                sprt.elo1,
+                decision.hypothesis()
+            ));
+        }
+        if let Some(stop) = r.stopped.filter(|s| s.games != w.games()) {
+            lines.push(format!(
+                "SPRT stopped the match after {} games (LLR {:.2}); the LLR above also counts \
+                 the {} games that finished after it",
+                stop.games,
+                stop.llr,
+                w.games().saturating_sub(stop.games)
             ));
         }
     }
@@ -164,7 +174,7 @@ pub fn standings_table(players: &[PlayerStanding]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::referee::stats::sprt::SprtModel;
+    use crate::referee::stats::sprt::{SprtDecision, SprtModel};
 
     const W10_L5_D3: Wdl = Wdl {
         wins: 10,
@@ -194,6 +204,7 @@ mod tests {
             wdl: W10_L5_D3,
             ptnml: None,
             sprt: None,
+            stopped: None,
         });
         assert_eq!(
             lines,
@@ -226,6 +237,7 @@ mod tests {
             },
             ptnml: Some(ptnml),
             sprt: Some(&sprt),
+            stopped: None,
         });
         assert_eq!(lines[2], "Ptnml(0-2): [0, 40, 200, 120, 40]");
         assert!(lines[3].starts_with("Elo: ") && lines[3].contains(", nElo: "));
@@ -249,8 +261,40 @@ mod tests {
             },
             ptnml: Some(Pentanomial([0, 0, 1, 1, 0])),
             sprt: Some(&sprt),
+            stopped: None,
         });
         assert!(lines.last().unwrap().starts_with("LLR: "));
+
+        // The same counts after a stop: the decision that stopped the run stands, and the
+        // report says how many games finished after it.
+        let stopped = SprtStop {
+            decision: SprtDecision::AcceptH1,
+            llr: 2.95,
+            games: 2,
+        };
+        let lines = match_summary(&MatchReport {
+            first: "A",
+            second: "B",
+            wdl: Wdl {
+                wins: 2,
+                losses: 1,
+                draws: 1,
+            },
+            ptnml: Some(Pentanomial([0, 0, 1, 1, 0])),
+            sprt: Some(&sprt),
+            stopped: Some(stopped),
+        });
+        let n = lines.len();
+        assert!(lines[n - 3].starts_with("LLR: "), "{lines:?}");
+        assert_eq!(
+            lines[n - 2],
+            "SPRT ([0.00, 10.00]) completed - H1 was accepted"
+        );
+        assert_eq!(
+            lines[n - 1],
+            "SPRT stopped the match after 2 games (LLR 2.95); the LLR above also counts the 2 \
+             games that finished after it"
+        );
     }
 
     #[test]
@@ -261,6 +305,7 @@ mod tests {
             wdl: Wdl::default(),
             ptnml: Some(Pentanomial::default()),
             sprt: None,
+            stopped: None,
         });
         assert_eq!(
             empty[0],
@@ -281,6 +326,7 @@ mod tests {
             },
             ptnml: None,
             sprt: None,
+            stopped: None,
         });
         assert_eq!(
             all_wins[0],

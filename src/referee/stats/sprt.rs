@@ -70,6 +70,27 @@ pub enum SprtDecision {
     AcceptH1,
 }
 
+impl SprtDecision {
+    /// "H0" or "H1", as the reports name the accepted hypothesis.
+    pub fn hypothesis(self) -> &'static str {
+        match self {
+            SprtDecision::AcceptH0 => "H0",
+            SprtDecision::AcceptH1 => "H1",
+        }
+    }
+}
+
+/// The decision that stopped a sequential test and the evidence at that moment. Games in flight
+/// still finish and are counted afterwards; they can move the LLR back inside the bounds, but the
+/// test was decided when it first crossed one (that is what makes it sequential).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SprtStop {
+    pub decision: SprtDecision,
+    pub llr: f64,
+    /// Games counted when the bound was crossed.
+    pub games: u64,
+}
+
 impl Sprt {
     /// Checks the parameters: 0 < alpha, beta and alpha + beta < 1 (so that lower < 0 < upper),
     /// elo0 < elo1, all finite.
