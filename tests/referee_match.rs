@@ -302,11 +302,7 @@ fn sprt_stop_reports_the_decision_that_stopped_the_run() {
     let mut st = punct::referee::tournament::Standings::new(2);
     let llr = |st: &punct::referee::tournament::Standings| {
         let e = &st.encounters[&(0, 1)];
-        if e.ptnml.pairs() > 0 {
-            test.llr_pentanomial(&e.ptnml)
-        } else {
-            test.llr_trinomial(&e.wdl)
-        }
+        test.llr_of(&e.wdl, &e.ptnml)
     };
     for (i, g) in records.iter().enumerate() {
         st.add(g);

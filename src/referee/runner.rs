@@ -409,11 +409,7 @@ fn standings_lines(
 fn sprt_decision(cfg: &RunConfig, st: &Standings) -> Option<SprtStop> {
     let s = cfg.sprt?.to_sprt();
     let e = st.encounters.get(&(0, 1))?;
-    let llr = if e.ptnml.pairs() > 0 {
-        s.llr_pentanomial(&e.ptnml)
-    } else {
-        s.llr_trinomial(&e.wdl)
-    };
+    let llr = s.llr_of(&e.wdl, &e.ptnml);
     if !llr.is_finite() {
         return None;
     }
@@ -461,7 +457,7 @@ fn summary_json(
                 "elo_error": elo.as_ref().map(|x| x.error).filter(|x| x.is_finite())});
             if let (Some(s), (0, 1)) = (cfg.sprt, (*a, *b)) {
                 let s = s.to_sprt();
-                let llr = if e.ptnml.pairs() > 0 { s.llr_pentanomial(&e.ptnml) } else { s.llr_trinomial(&e.wdl) };
+                let llr = s.llr_of(&e.wdl, &e.ptnml);
                 let (lo, hi) = s.bounds();
                 // The decision is the one that stopped the run; the LLR counts every game.
                 let decision = stopped.map(|d| d.decision).or_else(|| s.decide(llr));

@@ -119,11 +119,7 @@ pub fn report_lines(m: &Merged, sprt: Option<SprtConfig>) -> (Vec<String>, Optio
         let s = sprt.map(|s| s.to_sprt());
         let ptnml = e.map(|e| Pentanomial(e.ptnml.0)).filter(|p| p.pairs() > 0);
         if let (Some(s), Some(e)) = (&s, e) {
-            let llr = if e.ptnml.pairs() > 0 {
-                s.llr_pentanomial(&e.ptnml)
-            } else {
-                s.llr_trinomial(&e.wdl)
-            };
+            let llr = s.llr_of(&e.wdl, &e.ptnml);
             decision = if llr.is_finite() { s.decide(llr) } else { None };
         }
         lines.extend(match_summary(&MatchReport {

@@ -83,10 +83,7 @@ pub fn match_summary(r: &MatchReport) -> Vec<String> {
         ));
     }
     if let Some(sprt) = r.sprt {
-        let llr = match &pairs {
-            Some(p) => sprt.llr_pentanomial(p),
-            None => sprt.llr_trinomial(w),
-        };
+        let llr = sprt.llr_of(w, &r.ptnml.unwrap_or_default());
         let (lower, upper) = sprt.bounds();
         // Progress towards the bound it is heading for, as both tools show it.
         let pct = if llr >= 0.0 {
@@ -251,7 +248,7 @@ mod tests {
         assert_eq!(lines.len(), 7);
 
         // Undecided: no accept line.
-        let lines = match_summary(&MatchReport {
+        let undecided = MatchReport {
             first: "A",
             second: "B",
             wdl: Wdl {
@@ -262,7 +259,8 @@ mod tests {
             ptnml: Some(Pentanomial([0, 0, 1, 1, 0])),
             sprt: Some(&sprt),
             stopped: None,
-        });
+        };
+        let lines = match_summary(&undecided);
         assert!(lines.last().unwrap().starts_with("LLR: "));
 
         // The same counts after a stop: the decision that stopped the run stands, and the
@@ -273,16 +271,8 @@ mod tests {
             games: 2,
         };
         let lines = match_summary(&MatchReport {
-            first: "A",
-            second: "B",
-            wdl: Wdl {
-                wins: 2,
-                losses: 1,
-                draws: 1,
-            },
-            ptnml: Some(Pentanomial([0, 0, 1, 1, 0])),
-            sprt: Some(&sprt),
             stopped: Some(stopped),
+            ..undecided
         });
         let n = lines.len();
         assert!(lines[n - 3].starts_with("LLR: "), "{lines:?}");

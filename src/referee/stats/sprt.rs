@@ -134,6 +134,15 @@ impl Sprt {
         self.llr(&wdl_bins(w), false)
     }
 
+    /// The LLR a match reports: from its game pairs when it has any, else from its games.
+    pub fn llr_of(&self, w: &Wdl, p: &Pentanomial) -> f64 {
+        if p.pairs() > 0 {
+            self.llr_pentanomial(p)
+        } else {
+            self.llr_trinomial(w)
+        }
+    }
+
     /// H1 at or above the upper bound, H0 at or below the lower one, otherwise keep playing.
     pub fn decide(&self, llr: f64) -> Option<SprtDecision> {
         let (lower, upper) = self.bounds();
