@@ -11,8 +11,8 @@ use punct::engine::search::paths::{
     distance, distance_within, near_paths, path_zone, MAX_DISTANCE,
 };
 use punct::engine::search::threats::{
-    find_win, find_win_cached, root_tactics, threat, threat_cached, threat_moves, threat_zone,
-    RootTactics, TouchCache,
+    find_win, find_win_cached, root_tactics, threat, threat_cached, threat_is_decisive,
+    threat_moves, threat_zone, RootTactics, TouchCache,
 };
 use punct::rules::position::EndReason;
 use punct::{Cell, CellSet, Colour, Move, Position, Variant};
@@ -76,19 +76,24 @@ fn check(p: &mut Position) -> (bool, bool) {
     // every move that stops one must touch the zone, so each one's spaces lie in it.
     let zone = threat_zone(p);
     if !p.is_finished() {
+        let decisive = threat_is_decisive(p, &mut TouchCache::default());
         p.make(Move::Pass);
         let them = p.side_to_move();
         let mut threats = Vec::new();
+        let mut them_wins = false;
         for mv in p.legal_moves() {
             let cells = touched(p, mv);
             p.make(mv);
             let o = p.outcome();
+            them_wins |= o.is_some_and(|o| o.winner == Some(them));
             if o.is_some_and(|o| o.winner == Some(them) && o.reason == EndReason::Connection) {
                 threats.push((mv, cells));
             }
             p.unmake();
         }
         p.unmake();
+        // Whether the opponent has a winning move at all, by any end of the game.
+        assert_eq!(decisive, them_wins, "{p:?}: threat_is_decisive");
         if !threats.is_empty() {
             let zone = zone.unwrap_or_else(|| panic!("{p:?}: threats, no zone"));
             for (mv, cells) in threats {
@@ -174,6 +179,11 @@ fn last_drop_centre_count_threats_agree_with_the_rules() {
             if p.hand_total(them) == 1 {
                 let ends = opponent_ends(&mut p);
                 let t = threat(&p);
+                assert_eq!(
+                    threat_is_decisive(&p, &mut TouchCache::default()),
+                    ends.centre_win || ends.connection,
+                    "{p:?}: {ends:?}"
+                );
                 if ends.centre_win || ends.centre_draw {
                     let t = t.unwrap_or_else(|| panic!("{p:?}: {ends:?}, no threat"));
                     assert!(
@@ -439,6 +449,11 @@ fn cached_wins_and_threats_are_those_computed_afresh() {
             assert_eq!(find_win_cached(&p, &mut win_cache), win, "{p:?}");
             let t = threat(&p);
             assert_eq!(threat_cached(&p, &mut threat_cache), t, "{p:?}");
+            assert_eq!(
+                threat_is_decisive(&p, &mut threat_cache),
+                t.is_some_and(|t| t.decisive),
+                "{p:?}"
+            );
             wins += u32::from(win.is_some());
             threats += u32::from(t.is_some());
             let moves = p.legal_moves();

@@ -192,6 +192,35 @@ pub fn threat_cached(pos: &Position, cache: &mut TouchCache) -> Option<Threat> {
     threatened.then_some(Threat { zone, decisive })
 }
 
+/// Whether the opponent has a winning move (the `decisive` of [`threat_cached`], which this
+/// equals): the same look, but it stops at the first winning move and builds no zone, which
+/// a leaf asking only this does not need.
+pub fn threat_is_decisive(pos: &Position, cache: &mut TouchCache) -> bool {
+    let them = !pos.side_to_move();
+    if pos.variant() == Variant::Standard && pos.hand_total(them) == 1 {
+        let [w, b] = pos.centre_count();
+        let (theirs, mine) = if them == Colour::White {
+            (w, b)
+        } else {
+            (b, w)
+        };
+        if theirs > mine {
+            return true;
+        }
+    }
+    let own = pos.top_view(them);
+    let touch = cache.get(own);
+    if !touch.near() {
+        return false;
+    }
+    if !CompletingDrops::new(pos, them, touch).any.is_empty() {
+        return true;
+    }
+    pos.pieces().any(|(id, piece)| {
+        piece.colour == them && connecting_shifts(pos, cache, own, id).next().is_some()
+    })
+}
+
 /// What the rules decide at the root before any search (see [`root_tactics`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RootTactics {

@@ -6,7 +6,9 @@ use std::sync::atomic::Ordering;
 use crate::engine::search::busy::BusyTable;
 use crate::engine::search::facts::{Facts, NO_EVAL};
 use crate::engine::search::paths::{distance_within, near_paths};
-use crate::engine::search::threats::{find_win_cached, move_touches, threat_cached, threat_moves};
+use crate::engine::search::threats::{
+    find_win_cached, move_touches, threat_is_decisive, threat_moves,
+};
 use crate::engine::search::tt::{TtBound, TtHit, MATE, MATE_BOUND};
 use crate::engine::search::worker::{terminal_score, Worker, INFINITY, MAX_PLY, THREAT_CACHE};
 use crate::rules::cellset::CellSet;
@@ -354,8 +356,7 @@ impl Worker<'_> {
     /// its facts.
     fn threatened(&mut self, pos: &Position, facts: &mut Facts) -> bool {
         if facts.threatened.is_none() {
-            facts.threatened =
-                Some(threat_cached(pos, &mut self.touches).is_some_and(|t| t.decisive));
+            facts.threatened = Some(threat_is_decisive(pos, &mut self.touches));
             self.facts.store(facts);
         }
         facts.threatened == Some(true)
