@@ -4,7 +4,7 @@
 //! except where a doc says so.
 
 pub use crate::engine::search::touch::TouchCache;
-use crate::engine::search::touch::{connecting_shifts, CompletingDrops};
+use crate::engine::search::touch::{connecting_shifts, may_connect, CompletingDrops};
 use crate::rules::cellset::CellSet;
 use crate::rules::geometry::central_cells;
 use crate::rules::moves::Move;
@@ -41,9 +41,10 @@ pub fn any_drop(pos: &Position) -> Option<Move> {
 fn shift_win(pos: &Position, cache: &mut TouchCache) -> Option<Move> {
     let us = pos.side_to_move();
     let own = pos.top_view(us);
+    let any = cache.get(own).any();
     pos.pieces().find_map(|(id, piece)| {
         let from = piece.placement.punct();
-        if piece.colour != us {
+        if piece.colour != us || !may_connect(from, any) {
             return None;
         }
         connecting_shifts(pos, cache, own, id)
@@ -160,8 +161,9 @@ pub fn threat_cached(pos: &Position, cache: &mut TouchCache) -> Option<Threat> {
             threatened = true;
             zone |= drops.cells();
         }
+        let any = touch.any();
         for (id, piece) in pos.pieces() {
-            if piece.colour != them {
+            if piece.colour != them || !may_connect(piece.placement.punct(), any) {
                 continue;
             }
             for to in connecting_shifts(pos, cache, own, id) {
@@ -216,8 +218,11 @@ pub fn threat_is_decisive(pos: &Position, cache: &mut TouchCache) -> bool {
     if !CompletingDrops::new(pos, them, touch).any.is_empty() {
         return true;
     }
+    let any = touch.any();
     pos.pieces().any(|(id, piece)| {
-        piece.colour == them && connecting_shifts(pos, cache, own, id).next().is_some()
+        piece.colour == them
+            && may_connect(piece.placement.punct(), any)
+            && connecting_shifts(pos, cache, own, id).next().is_some()
     })
 }
 

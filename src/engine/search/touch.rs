@@ -48,7 +48,9 @@ pub(super) struct Touch {
 }
 
 impl Touch {
-    fn new(own: CellSet) -> Touch {
+    /// Makes this the `Touch` of `own` in place: a cache slot is refilled without building
+    /// (and copying) a whole new one, and the shapes are left to `made`.
+    fn refill(&mut self, own: CellSet) {
         let mut chains = CellSet::EMPTY;
         let axes = Axis::ALL.map(|axis| {
             let (a, b) = axis.sides();
@@ -68,14 +70,17 @@ impl Touch {
                 CellSet::EMPTY
             }
         });
-        Touch {
-            axes,
-            near: puncts,
-            any: puncts[0] | puncts[1] | puncts[2],
-            chains,
-            shapes: [CellSet::EMPTY; SHAPES],
-            made: 0,
-        }
+        self.axes = axes;
+        self.near = puncts;
+        self.any = puncts[0] | puncts[1] | puncts[2];
+        self.chains = chains;
+        self.made = 0;
+    }
+
+    /// Where the PÜNCT of a completing piece can be.
+    #[inline]
+    pub(super) fn any(&self) -> CellSet {
+        self.any
     }
 
     /// Whether some piece could complete a connection at all.
@@ -118,6 +123,14 @@ impl Touch {
         }
         found
     }
+}
+
+/// Whether a piece whose PÜNCT is on `from` could land where it completes a connection of the
+/// top view whose [`Touch::any`] is `any`: the first test of [`connecting_shifts`], cheap
+/// enough to run for every piece before asking the cache.
+#[inline]
+pub(super) fn may_connect(from: Cell, any: CellSet) -> bool {
+    LINES[from.index()].intersects(any)
 }
 
 /// Every cell on a line from each cell (itself included): where a shifted PÜNCT can go.
@@ -333,9 +346,20 @@ impl Iterator for ConnectingShifts<'_> {
 /// reached by drops share the top view of the side to move (a drop never covers a dot), and
 /// so do the lifted views of its pieces, so most nodes find theirs here.
 pub struct TouchCache {
-    slots: Vec<Option<(CellSet, Touch)>>,
+    /// Each slot's top view and its `Touch` (valid when the flag is set).
+    slots: Vec<(bool, CellSet, Touch)>,
     bits: u32,
 }
+
+/// An empty slot's contents, overwritten before use.
+const BLANK: Touch = Touch {
+    axes: [(CellSet::EMPTY, CellSet::EMPTY); 3],
+    near: [CellSet::EMPTY; 3],
+    any: CellSet::EMPTY,
+    chains: CellSet::EMPTY,
+    shapes: [CellSet::EMPTY; SHAPES],
+    made: 0,
+};
 
 /// Slots of the search's caches (2^10, about 2 MB), and of one-off ones.
 const SEARCH_BITS: u32 = 10;
@@ -356,7 +380,7 @@ impl TouchCache {
 
     fn with_bits(bits: u32) -> TouchCache {
         TouchCache {
-            slots: vec![None; 1 << bits],
+            slots: vec![(false, CellSet::EMPTY, BLANK); 1 << bits],
             bits,
         }
     }
@@ -365,14 +389,12 @@ impl TouchCache {
     #[inline]
     pub(super) fn get(&mut self, own: CellSet) -> &mut Touch {
         let slot = (own.mix() >> (64 - self.bits)) as usize;
-        let entry = &mut self.slots[slot];
-        if !matches!(entry, Some((set, _)) if *set == own) {
-            *entry = Some((own, Touch::new(own)));
+        let (valid, set, touch) = &mut self.slots[slot];
+        if !*valid || *set != own {
+            touch.refill(own);
+            (*valid, *set) = (true, own);
         }
-        match entry {
-            Some((_, touch)) => touch,
-            None => unreachable!("filled above"),
-        }
+        touch
     }
 }
 
