@@ -59,6 +59,21 @@ pub fn find_win(pos: &Position) -> Option<Move> {
     find_win_cached(pos, &mut TouchCache::default())
 }
 
+/// The standard game's centre counts `(them, the side to move)` when the opponent holds its
+/// last piece (its drop ends the game by the count), else `None`.
+fn last_drop_counts(pos: &Position) -> Option<(u8, u8)> {
+    let them = !pos.side_to_move();
+    if pos.variant() != Variant::Standard || pos.hand_total(them) != 1 {
+        return None;
+    }
+    let [w, b] = pos.centre_count();
+    Some(if them == Colour::White {
+        (w, b)
+    } else {
+        (b, w)
+    })
+}
+
 /// [`find_win`] with a cache of the sets it derives from top views.
 pub fn find_win_cached(pos: &Position, cache: &mut TouchCache) -> Option<Move> {
     if pos.is_finished() {
@@ -178,13 +193,7 @@ pub fn threat_cached(pos: &Position, cache: &mut TouchCache) -> Option<Threat> {
             decisive = true;
         }
     }
-    if pos.variant() == Variant::Standard && pos.hand_total(them) == 1 {
-        let [w, b] = pos.centre_count();
-        let (theirs, mine) = if them == Colour::White {
-            (w, b)
-        } else {
-            (b, w)
-        };
+    if let Some((theirs, mine)) = last_drop_counts(pos) {
         if theirs >= mine {
             threatened = true;
             decisive |= theirs > mine;
@@ -198,18 +207,10 @@ pub fn threat_cached(pos: &Position, cache: &mut TouchCache) -> Option<Threat> {
 /// equals): the same look, but it stops at the first winning move and builds no zone, which
 /// a leaf asking only this does not need.
 pub fn threat_is_decisive(pos: &Position, cache: &mut TouchCache) -> bool {
-    let them = !pos.side_to_move();
-    if pos.variant() == Variant::Standard && pos.hand_total(them) == 1 {
-        let [w, b] = pos.centre_count();
-        let (theirs, mine) = if them == Colour::White {
-            (w, b)
-        } else {
-            (b, w)
-        };
-        if theirs > mine {
-            return true;
-        }
+    if last_drop_counts(pos).is_some_and(|(theirs, mine)| theirs > mine) {
+        return true;
     }
+    let them = !pos.side_to_move();
     let own = pos.top_view(them);
     let touch = cache.get(own);
     if !touch.near() {
