@@ -18,8 +18,8 @@
 # nothing); OUT/manifest.txt names its commit and checksum.
 #
 # Environment: TC (the control, as the referee's -each takes it: st=0.1), GAMES (games per
-# pair one step apart: 200; TOP_GAMES, 300, for the pairs from L14 up, whose steps are
-# smaller), SKIP_GAMES (two steps apart: 100), FAR_GAMES (levels five steps
+# pair one step apart: 200; TOP_GAMES, 300, for the pairs from L12 up, whose ratings lie
+# furthest from the anchors), SKIP_GAMES (two steps apart: 100), FAR_GAMES (levels five steps
 # apart: 100), ANCHOR_GAMES (each anchor pair: 100), SRAND (7000), CONCURRENCY (the cores),
 # ENGINE (target/release/punct), REFEREE (target/release/punct-referee), ANCHORS (the fixed
 # ratings, "greedy=1000 safe=..."), EXCLUDE (pairs to leave out, a grep -E pattern on their
@@ -88,7 +88,7 @@ claim() { awk -v n="L$1" '$1 == n {print $2}' "$out/claims.tsv"; }
 pairs() {
   local i j
   for ((i = 0; i < top; i++)); do
-    echo "L$i L$((i + 1)) $(( i >= 14 ? top_games : games ))"
+    echo "L$i L$((i + 1)) $(( i >= 12 ? top_games : games ))"
   done
   echo "L$top full $top_games"
   for ((i = 0; i + 2 <= top; i++)); do echo "L$i L$((i + 2)) $skip_games"; done
