@@ -32,7 +32,7 @@ out=${1:?usage: calibrate-levels.sh OUT [--merge]}
 root=$(cd "$(dirname "$0")/.." && pwd)
 referee=${REFEREE:-$root/target/release/punct-referee}
 engine=${ENGINE:-$root/target/release/punct}
-anchors=${ANCHORS:-greedy=1000 safe=300}
+anchors=${ANCHORS:-greedy=1000 safe=200}
 mkdir -p "$out"
 
 for f in "$referee" "$engine"; do
