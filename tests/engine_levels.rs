@@ -209,9 +209,6 @@ fn a_level_plays_the_same_moves_at_every_time_control_its_budget_fits_in() {
             let quick = pick_on_clock(p, skill, secs(10), Duration::from_millis(100));
             let slow = pick_on_clock(p, skill, secs(600), secs(5));
             let fixed = pick(p, skill, 3, 5_000).0;
-                let r = s.search(p, &limits, &SearchControl::default(), &mut |_| {});
-                r.best.expect("a move")
-            };
             assert_eq!(quick, slow, "skill {skill} on {p}");
             assert_eq!(quick, fixed, "skill {skill} on {p}");
         }
