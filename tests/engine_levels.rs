@@ -5,10 +5,8 @@
 //! Wins and stoppers are checked with the rules library alone.
 
 use crate::common::winning_moves;
-use crate::engine_common::{Engine, LONG};
+use crate::engine_common::{stop_after, Engine, LONG};
 
-use std::sync::atomic::Ordering;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use punct::engine::search::skill::{self, LEVELS};
@@ -279,26 +277,14 @@ fn every_level_takes_a_win_in_one_and_stops_a_threat_to_win() {
 
 #[test]
 fn a_level_answers_stop_at_once() {
-    let pos = midgame(1).remove(0);
-    let ctl = Arc::new(SearchControl::default());
-    let worker = {
-        let ctl = Arc::clone(&ctl);
-        std::thread::spawn(move || {
-            let limits = Limits {
-                infinite: true,
-                level: level(19.0),
-                ..Limits::default()
-            };
-            let r = Searcher::new(8).search(&pos, &limits, &ctl, &mut |_| {});
-            (r, Instant::now())
-        })
+    let limits = Limits {
+        infinite: true,
+        level: level(19.0),
+        ..Limits::default()
     };
-    std::thread::sleep(Duration::from_millis(5));
-    let stopped_at = Instant::now();
-    ctl.stop.store(true, Ordering::SeqCst);
-    let (r, ended) = worker.join().unwrap();
+    let (r, took) = stop_after(midgame(1).remove(0), limits, Duration::from_millis(5));
     assert!(r.best.is_some());
-    assert!(ended.duration_since(stopped_at) < Duration::from_millis(100));
+    assert!(took < Duration::from_millis(100));
 }
 
 #[test]

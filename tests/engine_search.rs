@@ -6,6 +6,7 @@
 //! the rules library alone: moves are played and the outcome read.
 
 use crate::common;
+use crate::engine_common::stop_after;
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -252,24 +253,13 @@ fn node_limit_is_respected() {
 
 #[test]
 fn stop_ends_an_infinite_search_quickly() {
-    let ctl = Arc::new(SearchControl::default());
-    let worker = {
-        let ctl = Arc::clone(&ctl);
-        std::thread::spawn(move || {
-            let limits = Limits {
-                infinite: true,
-                ..Limits::default()
-            };
-            let r = Searcher::new(8).search(&pos(MUST_BLOCK), &limits, &ctl, &mut |_| {});
-            (r, Instant::now())
-        })
+    let limits = Limits {
+        infinite: true,
+        ..Limits::default()
     };
-    std::thread::sleep(Duration::from_millis(300));
-    let stopped_at = Instant::now();
-    ctl.stop.store(true, Ordering::Relaxed);
-    let (r, ended) = worker.join().unwrap();
+    let (r, took) = stop_after(pos(MUST_BLOCK), limits, Duration::from_millis(300));
     assert!(r.best.is_some());
-    assert!(ended.duration_since(stopped_at) < Duration::from_millis(100));
+    assert!(took < Duration::from_millis(100));
 }
 
 #[test]

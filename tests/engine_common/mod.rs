@@ -159,3 +159,29 @@ pub fn legal_bestmove(line: &str, pos: &Position) -> Move {
         .unwrap_or_else(|e| panic!("{line} in {pos}: {e}"));
     mv
 }
+
+/// Searches `pos` within `limits` on a thread of its own, sets the stop flag after `wait`,
+/// and returns the result and how long the search took to end after the flag was set.
+pub fn stop_after(
+    pos: Position,
+    limits: punct::engine::types::Limits,
+    wait: Duration,
+) -> (punct::engine::types::SearchResult, Duration) {
+    use punct::engine::search::Searcher;
+    use punct::engine::types::SearchControl;
+    use std::sync::atomic::Ordering;
+    use std::sync::Arc;
+    let ctl = Arc::new(SearchControl::default());
+    let worker = {
+        let ctl = Arc::clone(&ctl);
+        thread::spawn(move || {
+            let r = Searcher::new(8).search(&pos, &limits, &ctl, &mut |_| {});
+            (r, Instant::now())
+        })
+    };
+    thread::sleep(wait);
+    let stopped_at = Instant::now();
+    ctl.stop.store(true, Ordering::SeqCst);
+    let (r, ended) = worker.join().unwrap();
+    (r, ended.duration_since(stopped_at))
+}
