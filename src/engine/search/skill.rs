@@ -6,10 +6,11 @@
 //!   one drawn with a probability that falls with how much worse the move scored (a softmax
 //!   over the scores whose temperature falls as the level rises): a weak level prefers moves
 //!   that build its connection and guard the centre, but often not the best of them;
-//! - it sees less: the higher levels search within a node budget that grows with the level,
-//!   drawing from their best few lines at a low temperature, the top ones playing their best
-//!   line. A budget in nodes, not time, makes a level mean the same at every time control and
-//!   on every machine, and a weak level answers at once, as a person would;
+//! - it sees less: level 15 searches two plies and draws among its best lines, level 16 plays
+//!   the best move of two plies, the top levels search within a node budget that doubles from
+//!   level to level. A budget in plies and nodes, not time, makes a level mean the same at
+//!   every time control and on every machine, and a weak level answers at once, as a person
+//!   would;
 //! - but it never misses what lies on the board: a win in one scores far above every other
 //!   move and is always played, and a move that lets the opponent win next move scores far
 //!   below (against such a threat only the moves that stop it are searched). A two-move
@@ -79,8 +80,9 @@ pub const LEVELS: [LevelSettings; 20] = [
     row(0, 4_000, 1, 0),
 ];
 
-/// The claimed Elo of skill levels 0 to 19 on the project's fixed scale (docs/levels.md): the
-/// calibration's fit, rounded. `UCI_Elo` runs from the first to the last.
+/// The claimed Elo of skill levels 0 to 19 on the project's fixed scale (docs/levels.md):
+/// predicted from a calibration of an earlier table, then confirmed by this one's at st=0.1
+/// and tc=10+0.1. `UCI_Elo` runs from the first to the last.
 pub const LEVEL_ELO: [i32; 20] = [
     400, 480, 555, 630, 705, 780, 855, 930, 1005, 1080, 1155, 1230, 1305, 1380, 1455, 1530, 1620,
     1700, 1780, 1850,
