@@ -71,7 +71,7 @@ fn ladder_rungs_refuses_a_missing_engine() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-fn calibrate(out: &Path, extra: &[&str]) -> std::process::Output {
+fn calibrate(out: &Path, extra: &[&str], env: &[(&str, &str)]) -> std::process::Output {
     let mut c = Command::new("bash");
     c.arg(Path::new(ROOT).join("tournaments/calibrate-levels.sh"))
         .arg(out)
@@ -91,6 +91,7 @@ fn calibrate(out: &Path, extra: &[&str]) -> std::process::Output {
     ] {
         c.env(k, "2");
     }
+    c.envs(env.iter().copied());
     c.output().expect("bash runs")
 }
 
@@ -98,7 +99,12 @@ fn calibrate(out: &Path, extra: &[&str]) -> std::process::Output {
 fn calibrate_levels_plays_its_pairs_resumes_and_fits_them() {
     let dir = std::env::temp_dir().join(format!("punct-calibrate-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let out = calibrate(&dir, &[]);
+    // First without full strength (as on a busy machine), then the whole run.
+    let first = calibrate(&dir, &[], &[("EXCLUDE", "full")]);
+    let first_out = String::from_utf8_lossy(&first.stdout).into_owned();
+    assert!(first.status.success(), "{first_out}");
+    assert!(!first_out.contains("full:"), "{first_out}");
+    let out = calibrate(&dir, &[], &[]);
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),
@@ -116,6 +122,13 @@ fn calibrate_levels_plays_its_pairs_resumes_and_fits_them() {
         let record = std::fs::read_to_string(dir.join(format!("{pair}.jsonl"))).unwrap();
         assert_eq!(record.matches("\"type\":\"game\"").count(), 2, "{pair}");
     }
+    // The pairs of the first run resume into the same games (their seeds do not depend on
+    // what was left out).
+    let log = std::fs::read_to_string(dir.join("L0-L2.log")).unwrap();
+    assert!(
+        log.contains("Resuming: 2 of 2 games already finished"),
+        "{log}"
+    );
     let l1 = std::fs::read_to_string(dir.join("L1-L2.jsonl")).unwrap();
     assert!(
         l1.contains("\"white_level\":\"Skill Level 1\"")
@@ -137,7 +150,7 @@ fn calibrate_levels_plays_its_pairs_resumes_and_fits_them() {
     let claims = std::fs::read_to_string(dir.join("claims.tsv")).unwrap();
     assert_eq!(claims.lines().count(), 20, "{claims}");
     // Run again: every pair is finished and comes back from its journal.
-    let again = calibrate(&dir, &[]);
+    let again = calibrate(&dir, &[], &[]);
     assert!(again.status.success());
     let log = std::fs::read_to_string(dir.join("L0-L1.log")).unwrap();
     assert!(
@@ -147,7 +160,7 @@ fn calibrate_levels_plays_its_pairs_resumes_and_fits_them() {
     let l0 = std::fs::read_to_string(dir.join("L0-L1.jsonl")).unwrap();
     assert_eq!(l0.matches("\"type\":\"game\"").count(), 2);
     // --merge fits the games without playing.
-    let merged = calibrate(&dir, &["--merge"]);
+    let merged = calibrate(&dir, &["--merge"], &[]);
     assert!(String::from_utf8_lossy(&merged.stdout).contains("| L2 |"));
     let _ = std::fs::remove_dir_all(&dir);
 }

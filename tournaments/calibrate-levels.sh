@@ -105,10 +105,11 @@ pairs() {
   done
 }
 
-pairs | awk '$3 > 0' | { if [ -n "${EXCLUDE:-}" ]; then grep -Ev "^($EXCLUDE) |^[^ ]+ ($EXCLUDE) " || true; else cat; fi; } > "$out/pairs.txt"
-n=0
-while read -r a b count; do
-  n=$((n + 1))
+# Each pair's seed comes from its place in the whole list, so a run with EXCLUDE or with
+# some counts at 0 resumes into the same games as the whole run.
+pairs | awk '$3 > 0 {print NR, $0}' \
+  | { if [ -n "${EXCLUDE:-}" ]; then grep -Ev "^[0-9]+ ($EXCLUDE) |^[0-9]+ [^ ]+ ($EXCLUDE) " || true; else cat; fi; } > "$out/pairs.txt"
+while read -r n a b count; do
   name="$a-$b"
   log="$out/$name.jsonl"
   shard_flags=()
