@@ -82,10 +82,10 @@ pub const LEVELS: [LevelSettings; 20] = [
 
 /// The claimed Elo of skill levels 0 to 19 on the project's fixed scale (docs/levels.md):
 /// predicted from a calibration of an earlier table, then confirmed by this one's at st=0.1
-/// and tc=10+0.1. `UCI_Elo` runs from the first to the last.
+/// and tc=10+0.1; level 19's is the middle of its two measurements (1825 and 1953). `UCI_Elo` runs from the first to the last.
 pub const LEVEL_ELO: [i32; 20] = [
     400, 480, 555, 630, 705, 780, 855, 930, 1005, 1080, 1155, 1230, 1305, 1380, 1455, 1530, 1620,
-    1700, 1780, 1850,
+    1700, 1780, 1890,
 ];
 
 /// `UCI_Elo`'s range.
