@@ -78,6 +78,7 @@ fn check_search(lines: &[String], what: &str) {
     let mut seen = std::collections::HashSet::new();
     let mut complete = 0;
     let mut last_main: Option<&Info> = None;
+    let final_line = infos.len() - 1;
     for (k, (line, info)) in infos.iter().enumerate() {
         assert!(seen.insert(*line), "{what}: '{line}' twice: {lines:#?}");
         if k > 0 {
@@ -94,6 +95,13 @@ fn check_search(lines: &[String], what: &str) {
             assert_ne!(
                 m.gist, info.gist,
                 "{what}: '{line}' says nothing new: {lines:#?}"
+            );
+            // Every iteration gone past was shown complete (the last line may be a helper
+            // thread's deeper one).
+            assert!(
+                info.depth == m.depth || m.bound.is_none() || k == final_line,
+                "{what}: depth {} left unfinished before '{line}': {lines:#?}",
+                m.depth
             );
         }
         last_main = Some(info);
@@ -184,7 +192,7 @@ fn the_checks_find_a_depth_that_falls_back_and_a_repeated_line() {
     let mut good = ok(&base);
     good.push("bestmove b2b3b4".into());
     check_search(&good, "good");
-    let bad: [&[&str]; 3] = [
+    let bad: [&[&str]; 4] = [
         // The case: the interrupted iteration given at the depth before.
         &[
             base[1],
@@ -196,6 +204,13 @@ fn the_checks_find_a_depth_that_falls_back_and_a_repeated_line() {
             base[0],
             "info depth 6 seldepth 6 multipv 1 score cp 5 nodes 100 nps 1 time 2 hashfull 1 pv a2a3a4",
             "bestmove a2a3a4",
+        ],
+        // An iteration never shown complete before a deeper one.
+        &[
+            "info depth 6 seldepth 6 multipv 1 score cp 9 lowerbound nodes 100 nps 1 time 1 hashfull 0 pv b2b3b4",
+            "info depth 7 seldepth 7 multipv 1 score cp 9 lowerbound nodes 300 nps 1 time 3 hashfull 0 pv b2b3b4",
+            "info depth 7 seldepth 7 multipv 1 score cp 9 lowerbound nodes 400 nps 1 time 4 hashfull 0 pv b2b3b4",
+            "bestmove b2b3b4",
         ],
         // A bound at a depth already complete.
         &[

@@ -280,7 +280,8 @@ fn parse_xml(x: &str) -> Element {
 fn the_engine_solves_a_win_and_not_a_flipped_one_exit_codes_min_and_junit() {
     let dir = tmpdir("suite-engine");
     let suite = tiny_suite(&dir);
-    let junit = dir.join("report.xml");
+    // In a folder not made yet, as the README's `-junit out/report.xml`.
+    let junit = dir.join("out").join("report.xml");
     let mut cmd = referee();
     cmd.arg("-suite")
         .arg(&suite)

@@ -175,12 +175,13 @@ fn spawn_reader(input: impl Read + Send + 'static, tx: Sender<(InputLine, Instan
     }
 }
 
-/// Prints `info` lines from the search's reports: every new depth, else at most one line per
-/// [`INFO_INTERVAL`]; MultiPV lines go with their first line. A main line (`multipv 1`) that
+/// Prints `info` lines from the search's reports: every new depth and every completed one,
+/// else at most one line per [`INFO_INTERVAL`]; MultiPV lines go with their first line. A main line (`multipv 1`) that
 /// would say nothing the last one printed did not (see [`same_but_the_clock`]) is not printed.
 struct InfoThrottle {
     last_print: Option<Instant>,
-    last_depth: u32,
+    /// The depth of the last main line printed, and whether it was a completed iteration's.
+    last_stage: (u32, bool),
     printing_batch: bool,
     latest: Option<SearchInfo>,
     /// The last main line printed.
@@ -191,7 +192,7 @@ impl InfoThrottle {
     fn new() -> InfoThrottle {
         InfoThrottle {
             last_print: None,
-            last_depth: 0,
+            last_stage: (0, false),
             printing_batch: false,
             latest: None,
             printed: None,
@@ -208,14 +209,15 @@ impl InfoThrottle {
         }
         self.latest = Some(info.clone());
         let now = Instant::now();
-        let due = info.depth != self.last_depth
+        let stage = (info.depth, info.bound == Bound::Exact);
+        let due = stage != self.last_stage
             || self
                 .last_print
                 .is_none_or(|t| now.duration_since(t) >= INFO_INTERVAL);
         self.printing_batch = due && self.is_news(info);
         if self.printing_batch {
             self.last_print = Some(now);
-            self.last_depth = info.depth;
+            self.last_stage = stage;
             self.print(info, out);
         }
         self.printing_batch
