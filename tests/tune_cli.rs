@@ -443,6 +443,8 @@ fn train_net_draws_a_learning_curve() {
         bin.to_str().unwrap(),
         "-sizes",
         "1000000,3000000",
+        "-valid",
+        "0.3",
         "-epochs",
         "1",
         "-hidden",
