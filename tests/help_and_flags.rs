@@ -26,6 +26,17 @@ fn every_binary_and_subcommand_answers_help_with_its_usage() {
     let cases: &[(&str, &[&str], &str)] = &[
         (PUNCT, &["--help"], "usage: punct "),
         (PUNCT, &["help"], "usage: punct "),
+        (PUNCT, &["bench", "--help"], "usage: punct "),
+        (PUNCT, &["perft", "-h"], "usage: punct "),
+        (PUNCT, &["moves", "--help"], "usage: punct "),
+        (PUNCT, &["eval", "--help"], "usage: punct "),
+        (PUNCT, &["svg", "--flip", "--help"], "usage: punct "),
+        (PUNCT, &["levels", "--help"], "usage: punct "),
+        (
+            PUNCT,
+            &["--variant", "basic", "perft", "2", "--help"],
+            "usage: punct ",
+        ),
         (REFEREE, &["--help"], "punct-referee review -engine"),
         (REFEREE, &["-help"], "usage: punct-referee"),
         (
@@ -108,10 +119,29 @@ fn unknown_flags_are_named_with_the_nearest_known_one() {
             &["texel", "-data", "x.bin", "-epoch", "3"],
             "unknown flag '-epoch': did you mean '-epochs'?",
         ),
+        (
+            PUNCT,
+            &["--versoin"],
+            "unknown flag '--versoin' (the flags: --version,",
+        ),
+        (
+            PUNCT,
+            &["bnech"],
+            "unknown command 'bnech' (the commands: perft,",
+        ),
+        (
+            MOCK,
+            &["--mdoe", "crash"],
+            "unknown flag '--mdoe' (see --help)",
+        ),
     ];
     for (program, args, message) in cases {
         let out = run(program, args);
         let stderr = text(&out.stderr);
+        assert!(
+            out.stdout.is_empty(),
+            "{program} {args:?}: stdout is the protocol's"
+        );
         assert!(
             out.status.code() == Some(2) && stderr.contains(message),
             "{program} {args:?}: {:?}: {stderr}",

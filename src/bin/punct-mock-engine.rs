@@ -93,9 +93,9 @@ fn parse_opts() -> Opts {
                 i += 1;
                 continue;
             }
-            _ => {
-                i += 1;
-                continue;
+            other => {
+                eprintln!("punct-mock-engine: unknown flag '{other}' (see --help)");
+                exit(2);
             }
         }
         i += 2;

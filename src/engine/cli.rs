@@ -18,6 +18,9 @@ const USAGE: &str =
      With no command, punct runs the engine on stdin/stdout (see protocol.md). --evalfile sets \
      the evaluation of eval and bench as the EvalFile option does.";
 
+/// The flags that ask for the usage, alone or after a command.
+const HELP_FLAGS: [&str; 3] = ["--help", "-h", "-help"];
+
 /// A command-line error: one line on stderr, exit status 2.
 fn usage_error(msg: &str) -> ExitCode {
     eprintln!("punct: {msg} (punct help shows the usage)");
@@ -112,6 +115,11 @@ pub fn run(args: &[String]) -> ExitCode {
         Ok(v) => v,
         Err(e) => return usage_error(&e),
     };
+    // `punct COMMAND --help` answers as `punct help` does, whatever else it was given.
+    if args.len() > 1 && args[1..].iter().any(|a| HELP_FLAGS.contains(&a.as_str())) {
+        println!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
     let out = std::io::stdout();
     let mut out = out.lock();
     match args.first().map(String::as_str) {
@@ -191,7 +199,7 @@ pub fn run(args: &[String]) -> ExitCode {
             let _ = out.write_all(levels_table().as_bytes());
             ExitCode::SUCCESS
         }
-        Some("help" | "--help" | "-h") => {
+        Some(word) if word == "help" || HELP_FLAGS.contains(&word) => {
             println!("{USAGE}");
             ExitCode::SUCCESS
         }
@@ -199,7 +207,12 @@ pub fn run(args: &[String]) -> ExitCode {
             let _ = writeln!(out, "punct {}", env!("CARGO_PKG_VERSION"));
             ExitCode::SUCCESS
         }
-        Some(other) => usage_error(&format!("unknown command '{other}'")),
+        Some(other) if other.starts_with('-') => usage_error(&format!(
+            "unknown flag '{other}' (the flags: --version, --variant, --evalfile, --help)"
+        )),
+        Some(other) => usage_error(&format!(
+            "unknown command '{other}' (the commands: perft, moves, eval, bench, svg, levels, help)"
+        )),
         None => {
             drop(out);
             ExitCode::from(uci::run(variant) as u8)
