@@ -766,6 +766,11 @@ pub fn run(cfg: &RunConfig) -> u8 {
             ));
         }
     }
+    for e in &cfg.engines {
+        if let Some(level) = e.level_text() {
+            console.line(&format!("Level: {}  {level}", e.name));
+        }
+    }
     if standings.faults.iter().any(|f| f.timeouts > 0) {
         let margins: Vec<u128> = (cfg.engines.iter())
             .map(|e| e.timemargin.as_millis())
