@@ -67,7 +67,7 @@ fn parse_opts() -> Opts {
         let v = args.get(i + 1).cloned().unwrap_or_default();
         match args[i].as_str() {
             "--version" | "-V" => {
-                println!("punct-mock-engine {}", env!("CARGO_PKG_VERSION"));
+                println!("punct-mock-engine {}", punct::VERSION);
                 exit(0);
             }
             "-h" | "--help" | "help" => {

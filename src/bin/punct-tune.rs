@@ -38,7 +38,7 @@ fn main() -> ExitCode {
     punct::referee::signals::install();
     let result = match cmd.as_str() {
         "--version" | "-V" => {
-            println!("punct-tune {}", env!("CARGO_PKG_VERSION"));
+            println!("punct-tune {}", punct::VERSION);
             Ok(0)
         }
         "gen" => gen::run(rest),

@@ -204,7 +204,7 @@ pub fn run(args: &[String]) -> ExitCode {
             ExitCode::SUCCESS
         }
         Some("--version" | "-V") => {
-            let _ = writeln!(out, "punct {}", env!("CARGO_PKG_VERSION"));
+            let _ = writeln!(out, "punct {}", crate::VERSION);
             ExitCode::SUCCESS
         }
         Some(other) if other.starts_with('-') => usage_error(&format!(
