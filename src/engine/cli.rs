@@ -268,7 +268,15 @@ fn svg_command(args: &[String], variant: Variant) -> Result<String, String> {
     let picture = board_svg(&pos, &opts);
     match out_file {
         Some(path) => {
-            std::fs::write(&path, picture).map_err(|e| format!("cannot write {path}: {e}"))?;
+            // The folder is made as the referee's and the tuner's outputs make theirs (out/).
+            let write = || {
+                let parent = std::path::Path::new(&path).parent();
+                if let Some(dir) = parent.filter(|d| !d.as_os_str().is_empty()) {
+                    std::fs::create_dir_all(dir)?;
+                }
+                std::fs::write(&path, picture)
+            };
+            write().map_err(|e| format!("cannot write {path}: {e}"))?;
             Ok(String::new())
         }
         None => Ok(picture),
