@@ -13,6 +13,10 @@
 //! binaries in `src/bin/` are thin `main`s. The most used rules types are re-exported here, so
 //! `punct::Position` works as well as `punct::rules::position::Position`.
 
+/// The package version and, for a build from a git checkout, its commit as `git describe`
+/// names it (`0.3.0 (87eb082)`; see `build.rs`): what `--version` and `id name` print.
+pub const VERSION: &str = env!("PUNCT_VERSION");
+
 pub mod engine;
 pub mod gui;
 pub mod referee;

@@ -169,8 +169,10 @@ fn puct_stops_at_once_and_keeps_the_clock() {
         let start = Instant::now();
         checked(&mut s, &p, &limits);
         let used = start.elapsed();
+        // The descheduling slack of the stop check above: at a load of 8 on 2 cores one run
+        // took 140.8 ms. A search that ignored the clock would run to its tree's limit.
         assert!(
-            used < Duration::from_millis(140),
+            used < Duration::from_millis(200),
             "{used:?} for movetime 100"
         );
     }

@@ -24,7 +24,8 @@ fn punct_svg_writes_the_board_to_stdout_or_a_file() {
     assert!(svg.contains("White to move"));
 
     let dir = tmpdir("cli");
-    let file = dir.join("b.svg");
+    // A folder that is not there yet is made, as the other outputs' are (`--out out/b.svg`).
+    let file = dir.join("pictures").join("b.svg");
     let out = Command::new(env!("CARGO_BIN_EXE_punct"))
         .args(["--variant", "basic", "svg", "startpos", "--flip", "--out"])
         .arg(&file)

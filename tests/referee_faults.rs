@@ -106,6 +106,20 @@ fn garbage_loses_as_illegal_move() {
 #[test]
 fn exceeding_the_clock_loses_on_time() {
     assert_bad_loses("slow", "--delay-ms 1300", "time_forfeit", 3);
+    // The output says what a loss on time means, once, after the summary.
+    let (_, games, stdout) = pair_against("slow-note", "slow", "--delay-ms 1300", &[]);
+    assert!(
+        s(&games[0]["reason_text"]).contains("ms past its clock"),
+        "{}",
+        games[0]
+    );
+    let notes: Vec<&str> = (stdout.lines())
+        .filter(|l| l.starts_with("Time losses: "))
+        .collect();
+    assert!(
+        notes.len() == 1 && notes[0].contains("timemargin"),
+        "{stdout}"
+    );
 }
 
 #[test]

@@ -71,6 +71,69 @@ fn ladder_rungs_refuses_a_missing_engine() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The README's first command, `tournaments/smoke.toml`, beside busy threads that keep every
+/// core loaded: each move is limited by nodes, so a loaded machine slows the match but cannot
+/// make it fail. (At `tc=1+0.01` a load of 5 to 12 lost 1 to 5 of its 10 games on time.)
+#[test]
+fn the_smoke_match_finishes_without_a_fault_beside_a_cpu_hog() {
+    let dir = std::env::temp_dir().join(format!("punct-smoke-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = std::fs::read_to_string(Path::new(ROOT).join("tournaments/smoke.toml")).unwrap();
+    assert!(
+        config.contains("target/release/punct\"") && config.contains("tournaments/results/"),
+        "the test rewrites the engine and records paths: {config}"
+    );
+    let jsonl = dir.join("smoke.jsonl");
+    let config = config
+        .replace("\"target/release/punct\"", &format!("{ENGINE:?}"))
+        .replace(
+            "\"tournaments/results/smoke.pgn\"",
+            &format!("{:?}", dir.join("smoke.pgn")),
+        )
+        .replace("\"tournaments/results/smoke.jsonl\"", &format!("{jsonl:?}"));
+    let path = dir.join("smoke.toml");
+    std::fs::write(&path, config).unwrap();
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let out = std::thread::scope(|scope| {
+        for _ in 0..2 * cores {
+            scope.spawn(|| {
+                let mut x = 0u64;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+                }
+            });
+        }
+        let out = Command::new(REFEREE)
+            .arg("-config")
+            .arg(&path)
+            .current_dir(ROOT)
+            .output()
+            .expect("the referee runs");
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        out
+    });
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("Score of punct-a vs punct-b"), "{stdout}");
+    assert!(stdout.contains("Games: 10,"), "{stdout}");
+    let log = std::fs::read_to_string(&jsonl).unwrap();
+    let games = log
+        .lines()
+        .filter(|l| l.contains("\"type\":\"game\""))
+        .count();
+    assert_eq!(games, 10, "{log}");
+    for fault in ["time_forfeit", "disconnect", "illegal_move", "stall"] {
+        assert!(!log.contains(&format!("\"{fault}\"")), "{fault}: {stdout}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 fn calibrate(out: &Path, extra: &[&str], env: &[(&str, &str)]) -> std::process::Output {
     let mut c = Command::new("bash");
     c.arg(Path::new(ROOT).join("tournaments/calibrate-levels.sh"))

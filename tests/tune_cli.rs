@@ -435,6 +435,26 @@ fn train_net_draws_a_learning_curve() {
     let rows: Vec<&str> = tsv.lines().filter(|l| !l.starts_with('#')).collect();
     assert_eq!(rows.len(), 4, "{tsv}");
     assert!(rows[3].starts_with(&format!("{trained}\t")), "{tsv}");
+    // Sizes beyond the data: no point at all is an error, and no empty curve is written.
+    let empty = dir.join("none");
+    let (code, out_none, err) = tune(&[
+        "train-net",
+        "-data",
+        bin.to_str().unwrap(),
+        "-sizes",
+        "1000000,3000000",
+        "-valid",
+        "0.3",
+        "-epochs",
+        "1",
+        "-hidden",
+        "8",
+        "-curve",
+        empty.to_str().unwrap(),
+    ]);
+    assert_ne!(code, 0, "{out_none}\n{err}");
+    assert!(err.contains("no point of -sizes fits the"), "{err}");
+    assert!(!dir.join("none.tsv").exists() && !dir.join("none.svg").exists());
     // -compare measures an existing network on the same held-out games: the curve's loss.
     let net20 = dir.join("nc-20.nnue");
     let (code, cmp, err) = tune(&[

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The four-rung ladder against an older build (docs/strength.md, "The ladder against v0.3.0"):
+# The four-rung ladder against an older build (docs/log.md, step 42):
 # st=0.1, st=0.02, tc=1+0.01 and tc=10+0.1, Threads 1 each, two games at a time, openings of
 # four random plies (none from tournaments/openings.txt, which the engines have seen), default
 # time margin. Records go to OUT/RUNG.jsonl and OUT/RUNG.log; the last lines of each log hold

@@ -10,7 +10,7 @@ fn main() -> ExitCode {
         .init();
     let argv: Vec<String> = std::env::args().skip(1).collect();
     if matches!(argv.first().map(String::as_str), Some("--version" | "-V")) {
-        println!("punct-gui {}", env!("CARGO_PKG_VERSION"));
+        println!("punct-gui {}", punct::VERSION);
         return ExitCode::SUCCESS;
     }
     let cfg = match args::parse_args(&argv) {
@@ -43,18 +43,45 @@ fn main() -> ExitCode {
         }
     );
     if open {
-        // The system's browser opener; the URL is our own.
-        let opener = std::env::var("BROWSER").unwrap_or_else(|_| "xdg-open".into());
-        if let Err(e) = std::process::Command::new(&opener)
-            .arg(&running.url)
-            .spawn()
-        {
-            eprintln!(
-                "punct-gui: cannot start {opener}: {e}; open {} yourself",
-                running.url
-            );
-        }
+        open_browser(&running.url);
     }
     running.wait();
     ExitCode::SUCCESS
+}
+
+/// Starts the system's browser opener (`$BROWSER`, else `xdg-open`) on `url`, its own output
+/// kept off the terminal; when there is no desktop, or it fails, one line says so.
+fn open_browser(url: &str) {
+    let browser = std::env::var("BROWSER").ok().filter(|b| !b.is_empty());
+    let desktop = ["DISPLAY", "WAYLAND_DISPLAY"]
+        .iter()
+        .any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()));
+    if browser.is_none() && cfg!(all(unix, not(target_os = "macos"))) && !desktop {
+        eprintln!("punct-gui: no desktop here (no DISPLAY): open {url} in a browser");
+        return;
+    }
+    let opener = browser.unwrap_or_else(|| {
+        if cfg!(target_os = "macos") {
+            "open".into()
+        } else {
+            "xdg-open".into()
+        }
+    });
+    let started = std::process::Command::new(&opener)
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    let url = url.to_string();
+    match started {
+        Ok(mut child) => {
+            std::thread::spawn(move || {
+                if !child.wait().is_ok_and(|s| s.success()) {
+                    eprintln!("punct-gui: {opener} could not open a browser: open {url} yourself");
+                }
+            });
+        }
+        Err(e) => eprintln!("punct-gui: cannot start {opener} ({e}): open {url} yourself"),
+    }
 }

@@ -18,9 +18,24 @@
 //! line for tests.
 
 use std::io::{BufRead, Write};
+use std::process::exit;
 use std::time::Duration;
 
 use punct::{parse_move, parse_position, Position, Variant};
+
+const USAGE: &str = "\
+usage: punct-mock-engine [--mode MODE] [--after N] [--delay-ms MS | --delay-us US]
+                         [--sweep-us N] [--flood-mb N] [--seed S] [--variant standard|basic]
+                         [--spawn-child [--child-keeps-pipe]] [--tag X]
+       punct-mock-engine --version | --help
+A protocol engine for the referee's tests: legal moves chosen by a hash of the position, and
+after N moves of each game (--after) the misbehaviour of MODE:
+  random (default: compliant)  crash  hang  no-readyok  slow-start  illegal  garbage
+  slow (answers after the delay; --sweep-us N moves the answer over a reader's poll)
+  flood (info lines without end; --flood-mb N: then answers)  deaf (stops reading)  sleep
+--spawn-child starts a sleeping copy in the same process group (--child-keeps-pipe: holding
+the output pipe); --tag X only marks the command line.
+";
 
 struct Opts {
     mode: String,
@@ -51,6 +66,14 @@ fn parse_opts() -> Opts {
     while i < args.len() {
         let v = args.get(i + 1).cloned().unwrap_or_default();
         match args[i].as_str() {
+            "--version" | "-V" => {
+                println!("punct-mock-engine {}", punct::VERSION);
+                exit(0);
+            }
+            "-h" | "--help" | "help" => {
+                print!("{USAGE}");
+                exit(0);
+            }
             "--mode" => o.mode = v,
             "--after" => o.after = v.parse().unwrap_or(0),
             "--delay-ms" => o.delay = Duration::from_millis(v.parse().unwrap_or(0)),
@@ -70,9 +93,9 @@ fn parse_opts() -> Opts {
                 i += 1;
                 continue;
             }
-            _ => {
-                i += 1;
-                continue;
+            other => {
+                eprintln!("punct-mock-engine: unknown flag '{other}' (see --help)");
+                exit(2);
             }
         }
         i += 2;

@@ -2,7 +2,8 @@
 
 use std::process::ExitCode;
 
-use punct::referee::cli::{parse_args, Command};
+use punct::referee::cli::{parse_args_and_debug, Command};
+use punct::referee::players::engine_process::set_debug_io;
 use punct::referee::{calibration, compliance, exit, records, runner, suite};
 
 const HELP: &str = "\
@@ -17,6 +18,8 @@ usage: punct-referee -engine cmd=PROG [KEY=VALUE]... -engine ... [FLAGS]
                      ratings of many players on an anchored scale (-ratings --help)
        punct-referee -suite FILE -engine cmd=PROG depth=N|nodes=N|st=S [-concurrency N]
                      [-junit FILE] [-suite-min N]   test positions (bm/am) for CI
+       punct-referee review -engine cmd=PROG [st=SECONDS] -pgn IN.pgn [-out OUT.pgn]
+                     annotate the games of a PGN file (punct-referee review --help)
        punct-referee --version
 
 Engine keys (-engine, or -each for all engines; an engine's own keys win):
@@ -51,6 +54,7 @@ Flags:
   -overwrite       start afresh, replacing the records of an earlier run
   -recover         accepted: crashed engines are always restarted for the next game
   -strict          stop at the first engine failure (exit 4)
+  -debug           copy every line to and from the engines to stderr (`>` sent, `<` read)
   -event NAME  -startup-ms MS (10000)  -ping-ms MS (10000)  -watchdog-ms MS (60000, moves
                without a clock)
   -config FILE     TOML file with the same settings (see docs/referee.md)
@@ -88,8 +92,11 @@ fn main() -> ExitCode {
         }
         None => {}
     }
-    let command = match parse_args(&args) {
-        Ok(c) => c,
+    let command = match parse_args_and_debug(&args) {
+        Ok((c, debug)) => {
+            set_debug_io(debug);
+            c
+        }
         Err(e) => {
             eprintln!("punct-referee: {e}");
             eprintln!("try: punct-referee --help");
@@ -108,7 +115,7 @@ fn main() -> ExitCode {
         Command::Merge(files, sprt) => records::merge::run(&files, sprt),
         Command::Suite(cfg) => suite::run(&cfg),
         Command::Version => {
-            println!("punct-referee {}", env!("CARGO_PKG_VERSION"));
+            println!("punct-referee {}", punct::VERSION);
             exit::EXIT_OK
         }
     };

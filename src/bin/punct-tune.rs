@@ -2,6 +2,7 @@
 
 use std::process::ExitCode;
 
+use punct::tune::args::wants_help;
 use punct::tune::{convert, gen, net_train, order_fit, order_label, spsa_cmd, texel_cmd};
 
 fn main() -> ExitCode {
@@ -9,25 +10,35 @@ fn main() -> ExitCode {
         .target(env_logger::Target::Stderr)
         .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
+    let usage = [
+        ("gen", gen::HELP),
+        ("convert", convert::HELP),
+        ("order-label", order_label::HELP),
+        ("order-fit", order_fit::HELP),
+        ("texel", texel_cmd::HELP),
+        ("spsa", spsa_cmd::HELP),
+        ("train-net", net_train::HELP),
+    ];
     let help = format!(
-        "punct-tune: tune PÜNCT's options (docs/tuning.md); --version prints the version\n\n{}\n{}\n{}\n{}\n{}\n{}\n{}",
-        gen::HELP,
-        convert::HELP,
-        order_label::HELP,
-        order_fit::HELP,
-        texel_cmd::HELP,
-        spsa_cmd::HELP,
-        net_train::HELP
+        "punct-tune: tune PÜNCT's options (docs/tuning.md); --version prints the version,\n\
+         punct-tune COMMAND --help one command's usage\n\n{}",
+        usage.map(|(_, text)| text).join("\n")
     );
     let Some(cmd) = args.first() else {
         eprint!("{help}");
         return ExitCode::from(2);
     };
-    punct::referee::signals::install();
     let rest = &args[1..];
+    if let Some((_, text)) = usage.iter().find(|(name, _)| name == cmd) {
+        if wants_help(rest) {
+            print!("{text}");
+            return ExitCode::SUCCESS;
+        }
+    }
+    punct::referee::signals::install();
     let result = match cmd.as_str() {
         "--version" | "-V" => {
-            println!("punct-tune {}", env!("CARGO_PKG_VERSION"));
+            println!("punct-tune {}", punct::VERSION);
             Ok(0)
         }
         "gen" => gen::run(rest),

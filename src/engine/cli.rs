@@ -18,6 +18,9 @@ const USAGE: &str =
      With no command, punct runs the engine on stdin/stdout (see protocol.md). --evalfile sets \
      the evaluation of eval and bench as the EvalFile option does.";
 
+/// The flags that ask for the usage, alone or after a command.
+const HELP_FLAGS: [&str; 3] = ["--help", "-h", "-help"];
+
 /// A command-line error: one line on stderr, exit status 2.
 fn usage_error(msg: &str) -> ExitCode {
     eprintln!("punct: {msg} (punct help shows the usage)");
@@ -112,6 +115,11 @@ pub fn run(args: &[String]) -> ExitCode {
         Ok(v) => v,
         Err(e) => return usage_error(&e),
     };
+    // `punct COMMAND --help` answers as `punct help` does, whatever else it was given.
+    if args.len() > 1 && args[1..].iter().any(|a| HELP_FLAGS.contains(&a.as_str())) {
+        println!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
     let out = std::io::stdout();
     let mut out = out.lock();
     match args.first().map(String::as_str) {
@@ -191,15 +199,20 @@ pub fn run(args: &[String]) -> ExitCode {
             let _ = out.write_all(levels_table().as_bytes());
             ExitCode::SUCCESS
         }
-        Some("help" | "--help" | "-h") => {
+        Some(word) if word == "help" || HELP_FLAGS.contains(&word) => {
             println!("{USAGE}");
             ExitCode::SUCCESS
         }
         Some("--version" | "-V") => {
-            let _ = writeln!(out, "punct {}", env!("CARGO_PKG_VERSION"));
+            let _ = writeln!(out, "punct {}", crate::VERSION);
             ExitCode::SUCCESS
         }
-        Some(other) => usage_error(&format!("unknown command '{other}'")),
+        Some(other) if other.starts_with('-') => usage_error(&format!(
+            "unknown flag '{other}' (the flags: --version, --variant, --evalfile, --help)"
+        )),
+        Some(other) => usage_error(&format!(
+            "unknown command '{other}' (the commands: perft, moves, eval, bench, svg, levels, help)"
+        )),
         None => {
             drop(out);
             ExitCode::from(uci::run(variant) as u8)
@@ -255,7 +268,15 @@ fn svg_command(args: &[String], variant: Variant) -> Result<String, String> {
     let picture = board_svg(&pos, &opts);
     match out_file {
         Some(path) => {
-            std::fs::write(&path, picture).map_err(|e| format!("cannot write {path}: {e}"))?;
+            // The folder is made as the referee's and the tuner's outputs make theirs (out/).
+            let write = || {
+                let parent = std::path::Path::new(&path).parent();
+                if let Some(dir) = parent.filter(|d| !d.as_os_str().is_empty()) {
+                    std::fs::create_dir_all(dir)?;
+                }
+                std::fs::write(&path, picture)
+            };
+            write().map_err(|e| format!("cannot write {path}: {e}"))?;
             Ok(String::new())
         }
         None => Ok(picture),

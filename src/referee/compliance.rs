@@ -260,7 +260,7 @@ pub fn run(cfg: &EngineConfig, variant: Variant) -> u8 {
     });
     c.step("info lines before bestmove carry a score", |c| {
         match c.last_info.score {
-            Some(s) => Ok(format!("{s:?}")),
+            Some(s) => Ok(format!("score {s}")),
             None => Err("no 'info ... score cp|mate' line".into()),
         }
     });

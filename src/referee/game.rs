@@ -426,7 +426,10 @@ fn describe(
             let (key, text, term) = match kind {
                 FaultKind::Time(over) => (
                     "time_forfeit",
-                    format!("{name} loses on time ({} ms)", over.as_millis()),
+                    format!(
+                        "{name} loses on time ({} ms past its clock)",
+                        over.as_millis()
+                    ),
                     "time forfeit",
                 ),
                 FaultKind::Illegal(mv, why) => (

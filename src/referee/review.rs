@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::referee::cli::{build_engine, split_words};
+use crate::referee::cli::{build_engine, split_words, unknown_flag};
 use crate::referee::players::engine_process::{EngineProcess, IoFault};
 use crate::referee::players::player::{Score, SearchInfo};
 use crate::referee::records::pgn::{read_games, PgnGame};
@@ -457,8 +457,17 @@ pub fn run(args: &[String]) -> u8 {
                 print!("{USAGE}");
                 return 0;
             }
+            "-pgn" | "-out" | "-variant" => {
+                eprintln!("punct-referee review: {a} needs a value\n{USAGE}");
+                return 2;
+            }
+            _ if a.starts_with('-') => {
+                let known = ["-engine", "-pgn", "-out", "-variant", "--help"];
+                eprintln!("punct-referee review: {}", unknown_flag(a, known));
+                return 2;
+            }
             _ => {
-                eprintln!("punct-referee review: unexpected '{a}'\n{USAGE}");
+                eprintln!("punct-referee review: unexpected '{a}': not a flag\n{USAGE}");
                 return 2;
             }
         }

@@ -28,7 +28,7 @@ use crate::referee::settings::{EngineConfig, RunConfig, TournamentKind};
 use crate::referee::signals;
 use crate::referee::stats::elo::{pentanomial_elo, trinomial_elo, Pentanomial, Wdl};
 use crate::referee::stats::report::{
-    match_summary, score_line, standings_table, MatchReport, PlayerStanding,
+    match_summary, score_line, standings_table, time_loss_note, MatchReport, PlayerStanding,
 };
 use crate::referee::stats::sprt::{SprtDecision, SprtStop};
 use crate::referee::tournament::{schedule, schedule_len, time_lines, Standings};
@@ -182,7 +182,7 @@ fn open_outputs(
         w.write(
             "start",
             json!({
-                "referee": concat!("punct-referee ", env!("CARGO_PKG_VERSION")),
+                "referee": concat!("punct-referee ", env!("PUNCT_VERSION")),
                 "resumed": cfg.resume,
                 "fingerprint": fp,
                 "players": names,
@@ -770,6 +770,12 @@ pub fn run(cfg: &RunConfig) -> u8 {
         if let Some(level) = e.level_text() {
             console.line(&format!("Level: {}  {level}", e.name));
         }
+    }
+    if standings.faults.iter().any(|f| f.timeouts > 0) {
+        let margins: Vec<u128> = (cfg.engines.iter())
+            .map(|e| e.timemargin.as_millis())
+            .collect();
+        console.line(&time_loss_note(&margins));
     }
     let names = cfg.engines.iter().map(|e| e.name.as_str());
     for line in time_lines(names, &standings) {

@@ -502,7 +502,12 @@ pub fn run(cfg: &SuiteConfig) -> u8 {
     );
     if let Some(path) = &cfg.junit {
         let xml = junit_report(&cfg.files, &positions, &outcomes);
-        if let Err(e) = std::fs::write(path, xml) {
+        // Its folder is made as for the other records (`-junit out/report.xml`).
+        let made = match path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            Some(dir) => std::fs::create_dir_all(dir),
+            None => Ok(()),
+        };
+        if let Err(e) = made.and_then(|()| std::fs::write(path, xml)) {
             eprintln!("punct-referee: -junit {}: {e}", path.display());
             return EXIT_ERROR;
         }

@@ -4,10 +4,20 @@
 use std::str::FromStr;
 
 use crate::engine::search::params::Params;
+use crate::referee::cli::unknown_flag;
 
 pub struct Args {
     groups: Vec<(String, Vec<String>)>,
     used: Vec<bool>,
+    /// Every flag a command asked for: the known ones, offered for an unknown flag.
+    asked: Vec<String>,
+}
+
+/// Whether the words of a command ask for its usage (`-h`, `-help`, `--help` anywhere).
+pub fn wants_help(words: &[String]) -> bool {
+    words
+        .iter()
+        .any(|w| matches!(w.as_str(), "-h" | "-help" | "--help"))
 }
 
 fn is_flag(t: &str) -> bool {
@@ -29,11 +39,18 @@ impl Args {
             }
         }
         let used = vec![false; groups.len()];
-        Ok(Args { groups, used })
+        Ok(Args {
+            groups,
+            used,
+            asked: Vec::new(),
+        })
     }
 
     /// Every occurrence of `flag`, with its words.
     pub fn all(&mut self, flag: &str) -> Vec<Vec<String>> {
+        if !self.asked.iter().any(|f| f == flag) {
+            self.asked.push(flag.to_string());
+        }
         let mut out = Vec::new();
         for (i, (f, v)) in self.groups.iter().enumerate() {
             if f == flag {
@@ -71,10 +88,10 @@ impl Args {
             .transpose()
     }
 
-    /// An error for any flag no one asked for.
+    /// An error for any flag no one asked for, offering the nearest one asked for.
     pub fn finish(&self) -> Result<(), String> {
         match self.groups.iter().zip(&self.used).find(|(_, u)| !**u) {
-            Some(((f, _), _)) => Err(format!("unknown flag '{f}' (see --help)")),
+            Some(((f, _), _)) => Err(unknown_flag(f, self.asked.iter().map(String::as_str))),
             None => Ok(()),
         }
     }
@@ -104,5 +121,33 @@ impl Args {
             params.set(k, v)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<String> {
+        s.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn an_unknown_flag_is_named_with_the_nearest_flag_asked_for() {
+        let mut a = Args::parse(&words("-data x.bin -epoch 3")).unwrap();
+        assert_eq!(a.word("-data").unwrap().as_deref(), Some("x.bin"));
+        assert_eq!(a.num::<u32>("-epochs").unwrap(), None);
+        assert_eq!(
+            a.finish().unwrap_err(),
+            "unknown flag '-epoch': did you mean '-epochs'? (see --help)"
+        );
+        let mut a = Args::parse(&words("-data x.bin -frobnicate")).unwrap();
+        a.word("-data").unwrap();
+        assert_eq!(
+            a.finish().unwrap_err(),
+            "unknown flag '-frobnicate' (see --help)"
+        );
+        assert!(wants_help(&words("-out f --help")) && wants_help(&words("-h")));
+        assert!(!wants_help(&words("-out help")));
     }
 }

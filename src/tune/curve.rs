@@ -43,8 +43,9 @@ pub const ALL: usize = usize::MAX;
 
 /// The sizes a curve can have with `available` training positions: `all` becomes
 /// `available` (unless a given size already is), and sizes beyond it are dropped with a
-/// message on stderr (`tool`: the command's name).
-pub fn resolve_sizes(sizes: &[usize], available: usize, tool: &str) -> Vec<usize> {
+/// message on stderr (`tool`: the command's name). A curve with no point left is an error,
+/// not an empty picture.
+pub fn resolve_sizes(sizes: &[usize], available: usize, tool: &str) -> Result<Vec<usize>, String> {
     let mut out = Vec::new();
     for &size in sizes {
         let size = if size == ALL { available } else { size };
@@ -56,7 +57,13 @@ pub fn resolve_sizes(sizes: &[usize], available: usize, tool: &str) -> Vec<usize
             out.push(size);
         }
     }
-    out
+    if out.is_empty() {
+        return Err(format!(
+            "no point of -sizes fits the {available} training positions: give sizes up to \
+             {available} (or 'all'), or more data"
+        ));
+    }
+    Ok(out)
 }
 
 impl Curve {
@@ -259,9 +266,19 @@ mod tests {
 
     #[test]
     fn all_becomes_the_training_set_and_larger_sizes_are_dropped() {
-        assert_eq!(resolve_sizes(&[10, 50, ALL], 70, "t"), vec![10, 50, 70]);
-        assert_eq!(resolve_sizes(&[10, 70, ALL], 70, "t"), vec![10, 70]);
-        assert_eq!(resolve_sizes(&[10, 100, ALL], 70, "t"), vec![10]);
+        assert_eq!(
+            resolve_sizes(&[10, 50, ALL], 70, "t").unwrap(),
+            vec![10, 50, 70]
+        );
+        assert_eq!(
+            resolve_sizes(&[10, 70, ALL], 70, "t").unwrap(),
+            vec![10, 70]
+        );
+        assert_eq!(resolve_sizes(&[10, 100, ALL], 70, "t").unwrap(), vec![10]);
+        // The README's old command on too little data: no point, an error (it was an empty
+        // curve and status 0).
+        let none = resolve_sizes(&[10000, 30000, 60000], 5000, "t").unwrap_err();
+        assert!(none.contains("5000 training positions"), "{none}");
     }
 
     #[test]

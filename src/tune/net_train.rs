@@ -545,7 +545,7 @@ fn learning_curve(
 ) -> Result<u8, String> {
     let syms = symmetries();
     let (mut done, mut losses) = (Vec::new(), Vec::new());
-    for size in resolve_sizes(sizes, d.train.len(), "train-net") {
+    for size in resolve_sizes(sizes, d.train.len(), "train-net")? {
         println!("\n== {size} training positions ==");
         let model = train(&d.train[..size], &d.valid, cfg, |e, t, v, s| {
             println!("epoch {e:3}  train loss {t:.6}  validation loss {v:.6}  {s:.1}s")

@@ -418,7 +418,7 @@ fn learning_curve(
     ];
     let mut values: Vec<Vec<f64>> = vec![Vec::new(); names.len()];
     let mut done = Vec::new();
-    for size in resolve_sizes(sizes, train.len(), "order-fit") {
+    for size in resolve_sizes(sizes, train.len(), "order-fit")? {
         println!("\n== {size} training positions ==");
         let model = fit(&train[..size], &valid, l2, iters, lr);
         let file = format!("{prefix}-{size}.txt");

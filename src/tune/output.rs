@@ -1,7 +1,15 @@
 //! Tuned values as text: `setoption` lines for an engine or referee, and lines of the
-//! `params!` list in `src/engine/params.rs` to paste as new defaults.
+//! `params!` list in [`PARAMS_FILE`] to paste as new defaults.
 
 use crate::engine::search::params::{specs, Group};
+
+/// The file of the `params!` list, as the tuners name it in their output.
+pub const PARAMS_FILE: &str = "src/engine/search/params.rs";
+
+/// The heading over the `params!` lines of a tuner's output.
+pub fn params_heading() -> String {
+    format!("\n# params! defaults ({PARAMS_FILE})")
+}
 
 /// `PathWeight` → `path_weight` (the field names of `params!`).
 pub fn snake_case(name: &str) -> String {
@@ -74,5 +82,18 @@ mod tests {
             setoption_lines(&["A".into()], &[-3]),
             vec!["setoption name A value -3"]
         );
+    }
+
+    /// The tuners once named `src/engine/params.rs`, a file that is not there.
+    #[test]
+    fn the_file_named_in_the_output_holds_the_params_list() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(PARAMS_FILE);
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+        let first = specs()[0].name;
+        assert!(
+            text.contains("params!") && text.contains(&format!("\"{first}\"")),
+            "{path:?}"
+        );
+        assert!(params_heading().contains(PARAMS_FILE));
     }
 }

@@ -9,7 +9,7 @@ use crate::referee::cli::{parse_args, Command};
 use crate::referee::signals;
 use crate::tune::args::Args;
 use crate::tune::games::IterationGames;
-use crate::tune::output::{params_lines, setoption_lines};
+use crate::tune::output::{params_heading, params_lines, setoption_lines};
 use crate::tune::spsa::{self, Spsa, SpsaLog, SpsaParam, SpsaSettings};
 use crate::tune::svg::chart;
 
@@ -163,7 +163,7 @@ fn report(state: &Spsa, log_path: &std::path::Path) -> Result<(), String> {
     }
     let pl = params_lines(&names, &values);
     if !pl.is_empty() {
-        println!("\n# params! defaults (src/engine/params.rs)");
+        println!("{}", params_heading());
         for l in pl {
             println!("{l}");
         }

@@ -11,7 +11,7 @@ use crate::rules::position::Variant;
 use crate::tune::args::Args;
 use crate::tune::data::read_all;
 use crate::tune::dataset::Dataset;
-use crate::tune::output::{params_lines, setoption_lines};
+use crate::tune::output::{params_heading, params_lines, setoption_lines};
 use crate::tune::texel::{fit, loss, TexelConfig};
 
 pub const HELP: &str = "\
@@ -164,7 +164,7 @@ pub fn run(words: &[String]) -> Result<(), String> {
     for l in setoption_lines(&names, &values) {
         println!("{l}");
     }
-    println!("\n# params! defaults (src/engine/params.rs)");
+    println!("{}", params_heading());
     for l in params_lines(&names, &values) {
         println!("{l}");
     }

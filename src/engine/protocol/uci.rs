@@ -175,22 +175,27 @@ fn spawn_reader(input: impl Read + Send + 'static, tx: Sender<(InputLine, Instan
     }
 }
 
-/// Prints `info` lines from the search's reports: every new depth, else at most one line per
-/// [`INFO_INTERVAL`]; MultiPV lines go with their first line.
+/// Prints `info` lines from the search's reports: every new depth and every completed one,
+/// else at most one line per [`INFO_INTERVAL`]; MultiPV lines go with their first line. A main line (`multipv 1`) that
+/// would say nothing the last one printed did not (see [`same_but_the_clock`]) is not printed.
 struct InfoThrottle {
     last_print: Option<Instant>,
-    last_depth: u32,
+    /// The depth of the last main line printed, and whether it was a completed iteration's.
+    last_stage: (u32, bool),
     printing_batch: bool,
     latest: Option<SearchInfo>,
+    /// The last main line printed.
+    printed: Option<SearchInfo>,
 }
 
 impl InfoThrottle {
     fn new() -> InfoThrottle {
         InfoThrottle {
             last_print: None,
-            last_depth: 0,
+            last_stage: (0, false),
             printing_batch: false,
             latest: None,
+            printed: None,
         }
     }
 
@@ -198,23 +203,49 @@ impl InfoThrottle {
     fn report(&mut self, info: &SearchInfo, out: &Output) -> bool {
         if info.multipv > 1 {
             if self.printing_batch {
-                out.line(&fmt::info_line(info));
+                self.print(info, out);
             }
             return self.printing_batch;
         }
         self.latest = Some(info.clone());
         let now = Instant::now();
-        self.printing_batch = info.depth != self.last_depth
+        let stage = (info.depth, info.bound == Bound::Exact);
+        let due = stage != self.last_stage
             || self
                 .last_print
                 .is_none_or(|t| now.duration_since(t) >= INFO_INTERVAL);
+        self.printing_batch = due && self.is_news(info);
         if self.printing_batch {
             self.last_print = Some(now);
-            self.last_depth = info.depth;
-            out.line(&fmt::info_line(info));
+            self.last_stage = stage;
+            self.print(info, out);
         }
         self.printing_batch
     }
+
+    /// Whether `info` says more than the last main line printed.
+    fn is_news(&self, info: &SearchInfo) -> bool {
+        self.printed
+            .as_ref()
+            .is_none_or(|p| !same_but_the_clock(p, info))
+    }
+
+    fn print(&mut self, info: &SearchInfo, out: &Output) {
+        out.line(&fmt::info_line(info));
+        if info.multipv == 1 {
+            self.printed = Some(info.clone());
+        }
+    }
+}
+
+/// Two lines that differ at most in time, nps and hashfull: the second one is a repeat (as
+/// the final line of a search whose last iteration was just printed, its nodes unchanged).
+fn same_but_the_clock(a: &SearchInfo, b: &SearchInfo) -> bool {
+    SearchInfo {
+        time: b.time,
+        hashfull: b.hashfull,
+        ..a.clone()
+    } == *b
 }
 
 /// Lines to print at once, held while a search queued before them has not started (the
@@ -422,17 +453,22 @@ impl Worker {
             checked_moves(&job, result.as_ref(), throttle.latest.as_ref(), &self.out);
         let info = final_info(
             result.as_ref(),
-            throttle.latest,
+            throttle.latest.take(),
             best,
             ponder,
             self.searcher.hashfull(),
         );
         let ponder = if job.omit_ponder { None } else { ponder };
+        // The final line, unless the last main line said it all already (no repeated line;
+        // with MultiPV the lines of the last batch then stand, as Stockfish leaves them).
+        let news = throttle.is_news(&info);
         let answered = answer.while_open(|state| {
             if let Some(line) = result.as_ref().and_then(|r| fmt::visits_line(&r.visits)) {
                 self.out.line(&line);
             }
-            self.out.line(&fmt::info_line(&info));
+            if news {
+                self.out.line(&fmt::info_line(&info));
+            }
             // Told before the client can see bestmove, so a `go` sent in answer to it never
             // finds this search still running.
             let _ = self.done.send(job.id);
@@ -517,7 +553,8 @@ fn final_info(
         // The last report for the best move is the last complete word on its score; the
         // result's own score is used when no report shows that move.
         if !reported {
-            info.depth = r.depth;
+            // Never below a depth already shown.
+            info.depth = info.depth.max(r.depth);
             info.seldepth = info.seldepth.max(r.depth);
             info.score = r.score;
             info.bound = Bound::Exact;

@@ -127,7 +127,7 @@ params! {
     order_centre "OrderCentre" Search = 6 in 0..=100;
         #[doc = "Move ordering: per dot in the centre, scaled by how close the last drop is."]
     order_model "OrderModel" Search = 256 in 0..=1000;
-        #[doc = "Move ordering: weight of the learned model's logit (order_model.rs), in sort-key units per nat (16 = one OrderOwnPath step); 0 leaves it off. 256 since docs/strength.md step 27."]
+        #[doc = "Move ordering: weight of the learned model's logit (order_model.rs), in sort-key units per nat (16 = one OrderOwnPath step); 0 leaves it off. 256 since docs/log.md step 27."]
     order_model_depth "OrderModelDepth" Search = 1 in 1..=64;
         #[doc = "Least remaining depth of a node whose moves the learned model orders (shallower nodes use the per-space weights alone, which skip most drops unscored)."]
     history_div "HistoryDiv" Search = 64 in 1..=100000;

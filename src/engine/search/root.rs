@@ -161,11 +161,16 @@ impl Worker<'_> {
             root.sort_by(|a, b| b.depth.cmp(&a.depth).then(b.score.cmp(&a.score)));
             if self.aborted {
                 // A move that raised alpha in the interrupted iteration beat the rest so far
-                // (with MultiPV the completed lines stand).
-                // It is reported, so that the last line and the answer agree.
+                // (with MultiPV the completed lines stand). It is reported, so that the last
+                // line and the answer agree: at this iteration's depth, as every line of an
+                // unfinished iteration, so that the depth shown never falls back (Stockfish's
+                // convention); the moves not searched yet make it a lower bound.
                 if multipv == 1 {
-                    if let Some((score, pv, bound)) = self.partial.take() {
-                        report(&self.info(completed, 1, score, bound, &pv));
+                    if let Some((score, pv)) = self.partial.take() {
+                        if self.index == 0 {
+                            self.ctl.set_partial(None);
+                        }
+                        report(&self.info(depth, 1, score, Bound::Lower, &pv));
                         answer = Some((score, pv));
                     }
                 }
@@ -383,20 +388,22 @@ impl Worker<'_> {
             }
             if score > alpha {
                 alpha = score;
-                let bound = if score >= beta {
-                    Bound::Lower
-                } else {
-                    Bound::Exact
-                };
-                self.partial = Some((score, rm.pv.clone(), bound));
-                // Shared at once (a late search thread's answer, `SearchControl::partial`),
-                // at the last completed depth, as an interrupted iteration reports it.
-                if self.index == 0 && multipv == 1 && depth > 1 {
-                    let line = self.info(depth - 1, 1, score, bound, &rm.pv);
-                    self.ctl.set_partial(Some(line));
-                }
-                if i > 0 && depth > 1 && self.clock.elapsed() >= IMPROVEMENT_REPORT_AFTER {
-                    report(&self.info(depth, 1, score, bound, &rm.pv));
+                self.partial = Some((score, rm.pv.clone()));
+                // A line of an unfinished iteration: at its depth, a lower bound (the moves
+                // not searched yet may be better). Reported, or else shared at once with the
+                // protocol's watchdog (a late search thread's answer, `SearchControl::partial`);
+                // cleared before a report, so that the watchdog never repeats a reported line.
+                let reported =
+                    i > 0 && depth > 1 && self.clock.elapsed() >= IMPROVEMENT_REPORT_AFTER;
+                let shared = self.index == 0 && multipv == 1 && depth > 1;
+                if reported || shared {
+                    let line = self.info(depth, 1, score, Bound::Lower, &rm.pv);
+                    if self.index == 0 {
+                        self.ctl.set_partial((!reported).then(|| line.clone()));
+                    }
+                    if reported {
+                        report(&line);
+                    }
                 }
                 if score >= beta {
                     break;

@@ -12,7 +12,7 @@ use crate::engine::search::params::Params;
 use crate::engine::search::threats::TouchCache;
 use crate::engine::search::timeman::Clock;
 use crate::engine::search::tt::{TranspositionTable, MATE, MATE_BOUND};
-use crate::engine::types::{Bound, Limits, Score, SearchControl};
+use crate::engine::types::{Limits, Score, SearchControl};
 use crate::rules::moves::Move;
 use crate::rules::piece::{Colour, PLACEMENT_SLOTS};
 use crate::rules::position::Outcome;
@@ -61,8 +61,8 @@ pub(super) struct Worker<'a> {
     /// Per position near the root, its moves that threaten to win (see `threat_moves`).
     pub(super) threat_cache: Vec<Option<(u64, Vec<Move>)>>,
     /// The root move that last raised alpha in the current iteration, with its score and PV:
-    /// what an interrupted iteration has learnt.
-    pub(super) partial: Option<(i32, Vec<Move>, Bound)>,
+    /// what an interrupted iteration has learnt (a lower bound on the root at that depth).
+    pub(super) partial: Option<(i32, Vec<Move>)>,
 }
 
 /// The score of a finished game for the side to move, `ply` moves from the root.

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 pub use engine_keys::build_engine;
 pub use toml_file::toml_to_args;
-pub use values::{split_words, MAX_CONCURRENCY, MAX_SECONDS};
+pub use values::{split_words, unknown_flag, MAX_CONCURRENCY, MAX_SECONDS};
 
 use crate::referee::settings::{
     DrawAdjudication, EngineConfig, OpeningOrder, OpeningSource, ResignAdjudication, RunConfig,
@@ -57,8 +57,58 @@ const KV_FLAGS: &[&str] = &[
     "-merge",
 ];
 
+/// Flags without a value (`-repeat` takes an optional count).
+const SWITCHES: &[&str] = &[
+    "-h",
+    "-help",
+    "--help",
+    "-version",
+    "--version",
+    "-norepetition",
+    "-recover",
+    "-resume",
+    "-overwrite",
+    "-strict",
+    "-repeat",
+    "-debug",
+];
+
+/// Flags that take one value.
+const VALUE_FLAGS: &[&str] = &[
+    "-games",
+    "-rounds",
+    "-concurrency",
+    "-variant",
+    "-tournament",
+    "-srand",
+    "-maxmoves",
+    "-pgnout",
+    "-svgout",
+    "-jsonl",
+    "-ratinginterval",
+    "-event",
+    "-startup-ms",
+    "-ping-ms",
+    "-watchdog-ms",
+    "-check-pgn",
+    "-suite",
+    "-junit",
+    "-suite-min",
+    "-shard",
+];
+
+/// Every flag, for the nearest one to an unknown flag (`-config` is read before the rest).
+fn known_flags() -> impl Iterator<Item = &'static str> {
+    (KV_FLAGS.iter().chain(SWITCHES).chain(VALUE_FLAGS).copied()).chain(["-config"])
+}
+
 /// Parses the command line (without the program name).
 pub fn parse_args(args: &[String]) -> Result<Command, String> {
+    parse_args_and_debug(args).map(|(command, _)| command)
+}
+
+/// The command line's command, and whether `-debug` asks for every engine line on stderr.
+pub fn parse_args_and_debug(args: &[String]) -> Result<(Command, bool), String> {
     let tokens = expand_configs(args, 0)?;
     Parser::default().parse(&tokens)
 }
@@ -100,14 +150,30 @@ struct Parser {
     junit: Option<PathBuf>,
     suite_min: Option<usize>,
     version: bool,
+    debug: bool,
 }
 
 impl Parser {
-    fn parse(mut self, tokens: &[String]) -> Result<Command, String> {
+    fn parse(mut self, tokens: &[String]) -> Result<(Command, bool), String> {
         let mut i = 0;
         while i < tokens.len() {
             let flag = tokens[i].as_str();
             i += 1;
+            if !is_flag(flag) {
+                // A word where a flag belongs: the flag before takes fewer values.
+                let before = i.checked_sub(3).map(|k| &tokens[k..i - 1]);
+                return Err(match before {
+                    Some([f, v]) if VALUE_FLAGS.contains(&f.as_str()) => format!(
+                        "unexpected '{flag}' after '{f} {v}': {f} takes one value (see --help)"
+                    ),
+                    _ => {
+                        format!("unexpected '{flag}': not a flag (flags start with -; see --help)")
+                    }
+                });
+            }
+            if !(known_flags().any(|k| k == flag)) {
+                return Err(values::unknown_flag(flag, known_flags()));
+            }
             if KV_FLAGS.contains(&flag) {
                 let start = i;
                 while i < tokens.len() && !is_flag(&tokens[i]) {
@@ -141,6 +207,10 @@ impl Parser {
                 }
                 "-strict" => {
                     self.strict = true;
+                    continue;
+                }
+                "-debug" => {
+                    self.debug = true;
                     continue;
                 }
                 "-repeat" => {
@@ -196,10 +266,11 @@ impl Parser {
                 "-junit" => self.junit = Some(PathBuf::from(value)),
                 "-suite-min" => self.suite_min = Some(parse_num(flag, value)?),
                 "-shard" => self.shard = Some(Shard::parse(value)?),
-                _ => return Err(format!("unknown flag '{flag}' (see --help)")),
+                _ => return Err(values::unknown_flag(flag, known_flags())),
             }
         }
-        self.finish()
+        let debug = self.debug;
+        self.finish().map(|command| (command, debug))
     }
 
     fn kv_flag(&mut self, flag: &str, kv: &[String]) -> Result<(), String> {
@@ -641,6 +712,40 @@ mod tests {
         ] {
             assert!(parse_args(&args(bad)).is_err(), "accepted: {bad}");
         }
+    }
+
+    #[test]
+    fn unknown_flags_and_stray_words_say_so_and_offer_the_nearest_flag() {
+        let base = "-engine cmd=a depth=1 -engine cmd=b depth=1";
+        let err = |extra: &str| parse_args(&args(&format!("{base} {extra}"))).unwrap_err();
+        assert_eq!(
+            err("-debugg"),
+            "unknown flag '-debugg': did you mean '-debug'? (see --help)"
+        );
+        assert_eq!(
+            err("-concurency 2"),
+            "unknown flag '-concurency': did you mean '-concurrency'? (see --help)"
+        );
+        assert_eq!(
+            err("-frobnicate 3"),
+            "unknown flag '-frobnicate' (see --help)"
+        );
+        assert_eq!(
+            err("-pgnout x.pgn min"),
+            "unexpected 'min' after '-pgnout x.pgn': -pgnout takes one value (see --help)"
+        );
+        assert_eq!(err("-games"), "-games needs a value");
+        let stray = parse_args(&args("games 4")).unwrap_err();
+        assert!(
+            stray.starts_with("unexpected 'games': not a flag"),
+            "{stray}"
+        );
+        // `-debug` at the end is a flag of its own, from the command line or a file.
+        let (_, debug) = parse_args_and_debug(&args(&format!("{base} -debug"))).unwrap();
+        assert!(debug);
+        let (_, debug) = parse_args_and_debug(&args(base)).unwrap();
+        assert!(!debug);
+        assert_eq!(toml_to_args("debug = true").unwrap(), ["-debug"]);
     }
 
     #[test]

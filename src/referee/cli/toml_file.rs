@@ -82,6 +82,7 @@ const BOOL_FLAGS: &[&str] = &[
     "-strict",
     "-recover",
     "-repeat",
+    "-debug",
 ];
 
 /// Flags that may repeat: a list in a file gives the flag once per item.

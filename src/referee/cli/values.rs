@@ -87,6 +87,52 @@ pub(super) fn split_kv<'a>(flag: &str, token: &'a str) -> Result<(&'a str, &'a s
         .ok_or_else(|| format!("{flag}: expected key=value, got '{token}'"))
 }
 
+/// The error for `word` where a flag was expected: "unknown flag", with the nearest of
+/// `known` when one is close (the tuner's flags say it the same way).
+pub fn unknown_flag<'a>(word: &str, known: impl IntoIterator<Item = &'a str>) -> String {
+    match nearest(word, known) {
+        Some(k) => format!("unknown flag '{word}': did you mean '{k}'? (see --help)"),
+        None => format!("unknown flag '{word}' (see --help)"),
+    }
+}
+
+/// The word of `known` nearest to `word` by edit distance, when at most a third of its length
+/// (at least 2) apart; a known word that starts with `word` counts as near (`-conc`).
+pub fn nearest<'a>(word: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let word = word.to_ascii_lowercase();
+    let bare = word.trim_start_matches('-');
+    let best = (known.into_iter())
+        .map(|k| {
+            let kb = k.trim_start_matches('-');
+            let d = if bare.len() >= 3 && kb.starts_with(bare) {
+                1
+            } else {
+                edit_distance(bare, kb)
+            };
+            (d, k)
+        })
+        .min_by_key(|&(d, _)| d)?;
+    (best.0 <= (bare.chars().count() / 3).max(2)).then_some(best.1)
+}
+
+/// Levenshtein distance (insertions, deletions and substitutions of one character each).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (diagonal + usize::from(ca != cb))
+                .min(row[j] + 1)
+                .min(above + 1);
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
 /// A flag token: `-name` but not a negative number.
 pub(super) fn is_flag(t: &str) -> bool {
     t.starts_with('-') && t.len() > 1 && !t[1..].starts_with(|c: char| c.is_ascii_digit())
@@ -163,6 +209,31 @@ mod tests {
 
     fn kv(s: &str) -> Vec<String> {
         s.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn the_nearest_known_flag_is_offered() {
+        let known = [
+            "-games",
+            "-rounds",
+            "-debug",
+            "-concurrency",
+            "-pgnout",
+            "-jsonl",
+        ];
+        assert_eq!(nearest("-debugg", known), Some("-debug"));
+        assert_eq!(nearest("--games", known), Some("-games"));
+        assert_eq!(nearest("-conc", known), Some("-concurrency"));
+        assert_eq!(nearest("-pgn", known), Some("-pgnout"));
+        assert_eq!(nearest("-GAMES", known), Some("-games"));
+        assert_eq!(nearest("-frobnicate", known), None);
+        assert_eq!(nearest("-x", known), None);
+        assert_eq!(
+            unknown_flag("-debg", known),
+            "unknown flag '-debg': did you mean '-debug'? (see --help)"
+        );
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("", "abc"), 3);
     }
 
     #[test]

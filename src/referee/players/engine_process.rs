@@ -16,6 +16,8 @@
 
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError};
@@ -54,8 +56,34 @@ pub enum IoFault {
 /// A line of engine output and when it was read.
 pub type Line = (Instant, String);
 
+/// `-debug` (as cutechess's): every line to and from every engine is copied to stderr.
+static DEBUG_IO: AtomicBool = AtomicBool::new(false);
+static DEBUG_START: OnceLock<Instant> = OnceLock::new();
+
+/// Turns the copy of engine I/O to stderr on or off (for the whole process).
+pub fn set_debug_io(on: bool) {
+    DEBUG_START.get_or_init(Instant::now);
+    DEBUG_IO.store(on, Ordering::Relaxed);
+}
+
+/// With `-debug`, one line of engine I/O on stderr as cutechess prints it: milliseconds since
+/// the start, `>` for a line sent to the engine and `<` for one read from it, then the engine
+/// (its name and process id) and the line, control characters escaped.
+fn debug_io(direction: &str, who: &str, line: &str) {
+    if DEBUG_IO.load(Ordering::Relaxed) {
+        let ms = DEBUG_START.get_or_init(Instant::now).elapsed().as_millis();
+        if line.chars().any(char::is_control) {
+            eprintln!("{ms} {direction}{who}: {}", line.escape_default());
+        } else {
+            eprintln!("{ms} {direction}{who}: {line}");
+        }
+    }
+}
+
 pub struct EngineProcess {
     name: String,
+    /// The name and process id, as `-debug` shows the engine.
+    who: String,
     child: Child,
     pgid: i32,
     stdin: Option<ChildStdin>,
@@ -86,6 +114,8 @@ impl EngineProcess {
         let (tx, rx) = crossbeam_channel::bounded(LINE_QUEUE);
         let name = cfg.name.clone();
         let reader_name = name.clone();
+        let who = format!("{name}({pgid})");
+        let (out_who, err_who) = (who.clone(), format!("{who} stderr"));
         std::thread::Builder::new()
             .name(format!("{name}-out"))
             .spawn(move || {
@@ -93,6 +123,7 @@ impl EngineProcess {
                 let mut buf = Vec::new();
                 while let Some(line) = read_line_capped(&mut r, &mut buf) {
                     log::trace!("{reader_name} > {line}");
+                    debug_io("<", &out_who, &line);
                     if tx.send((Instant::now(), line)).is_err() {
                         break;
                     }
@@ -106,6 +137,7 @@ impl EngineProcess {
                 let mut buf = Vec::new();
                 while let Some(line) = read_line_capped(&mut r, &mut buf) {
                     log::debug!("{err_name} stderr: {line}");
+                    debug_io("<", &err_who, &line);
                 }
             })?;
         let stdin = child.stdin.take();
@@ -114,6 +146,7 @@ impl EngineProcess {
         }
         let mut process = EngineProcess {
             name,
+            who,
             child,
             pgid,
             stdin,
@@ -150,6 +183,7 @@ impl EngineProcess {
     /// stays full until `deadline` (the engine does not read).
     pub fn send_by(&mut self, line: &str, deadline: Instant) -> Result<Instant, IoFault> {
         log::trace!("{} < {line}", self.name);
+        debug_io(">", &self.who, line);
         let stdin = self.stdin.as_mut().ok_or(IoFault::Disconnected)?;
         let mut bytes = Vec::with_capacity(line.len() + 1);
         bytes.extend_from_slice(line.as_bytes());

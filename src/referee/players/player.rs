@@ -16,6 +16,16 @@ pub enum Score {
     Mate(i32),
 }
 
+/// As the engine wrote it: `cp 220`, `mate -3`.
+impl std::fmt::Display for Score {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Score::Cp(c) => write!(f, "cp {c}"),
+            Score::Mate(m) => write!(f, "mate {m}"),
+        }
+    }
+}
+
 impl Score {
     /// Centipawn-like value for adjudication (mates far beyond any evaluation).
     pub fn value(self) -> i32 {
@@ -36,13 +46,23 @@ pub struct SearchInfo {
 }
 
 impl SearchInfo {
-    /// Takes the fields of one `info` line (other lines are ignored).
+    /// Takes the fields of one `info` line (other lines are ignored, and so are the lines of
+    /// MultiPV after the first: the engine's word is its main line).
     pub fn update(&mut self, line: &str) {
         let mut words = line.split_whitespace();
         if words.next() != Some("info") {
             return;
         }
         let words: Vec<&str> = words.collect();
+        let fields: Vec<&str> = words
+            .iter()
+            .copied()
+            .take_while(|&w| w != "string")
+            .collect();
+        if (fields.windows(2)).any(|w| w[0] == "multipv" && w[1].parse().is_ok_and(|k: u32| k > 1))
+        {
+            return;
+        }
         let mut i = 0;
         while i < words.len() {
             let next = words.get(i + 1);
@@ -280,6 +300,9 @@ mod tests {
         );
         s.update("info depth 6 score mate 3 upperbound");
         assert_eq!(s.score, Some(Score::Mate(3)));
+        // A second MultiPV line is not the engine's score.
+        s.update("info depth 7 multipv 2 score cp -90 nodes 2000");
+        assert_eq!((s.depth, s.score), (Some(6), Some(Score::Mate(3))));
         assert_eq!(s.depth, Some(6));
         assert_eq!(s.nodes, Some(1234));
         // Strings and junk change nothing.
@@ -289,6 +312,10 @@ mod tests {
         assert_eq!(s.depth, Some(6));
         assert_eq!(s.score, Some(Score::Mate(3)));
         assert!(Score::Mate(2).value() > Score::Cp(5000).value());
+        assert_eq!(
+            (Score::Cp(220).to_string(), Score::Mate(-3).to_string()),
+            ("cp 220".into(), "mate -3".into())
+        );
         assert!(Score::Mate(-2).value() < Score::Cp(-5000).value());
     }
 }

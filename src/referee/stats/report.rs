@@ -33,6 +33,11 @@ pub struct MatchReport<'a> {
     pub stopped: Option<SprtStop>,
 }
 
+/// The label of a figure from single games' wins, losses and draws.
+pub const TRINOMIAL: &str = "(trinomial: game by game)";
+/// The label of a figure from pairs of games with swapped colours.
+pub const PENTANOMIAL: &str = "(pentanomial: by game pair)";
+
 fn estimate(e: Option<EloEstimate>, decimals: usize) -> String {
     match e {
         Some(e) => format!("{:.*} +/- {:.*}", decimals, e.elo, decimals, e.error),
@@ -42,11 +47,13 @@ fn estimate(e: Option<EloEstimate>, decimals: usize) -> String {
 
 /// The summary lines: cutechess's Elo line (trinomial, like cutechess), the Games line, then with
 /// pairs the Ptnml line; fastchess's `Elo: .., nElo: ..` line (pentanomial when there are pairs);
-/// with an SPRT the LLR line and, once decided, `... H0/H1 was accepted`.
+/// with an SPRT the LLR line and, once decided, `... H0/H1 was accepted`. Each Elo and LOS line
+/// ends with the model it counts by ([`TRINOMIAL`], [`PENTANOMIAL`]): the two estimates of one
+/// match differ, and the pentanomial one, by game pairs, is the one an SPRT uses.
 pub fn match_summary(r: &MatchReport) -> Vec<String> {
     let w = &r.wdl;
     let mut lines = vec![format!(
-        "Elo difference: {}, LOS: {:.1} %, DrawRatio: {:.1} %",
+        "Elo difference: {}, LOS: {:.1} %, DrawRatio: {:.1} % {TRINOMIAL}",
         estimate(trinomial_elo(w), 1),
         los_trinomial(w) * 100.0,
         w.draw_ratio() * 100.0
@@ -70,14 +77,17 @@ pub fn match_summary(r: &MatchReport) -> Vec<String> {
         let [a, b, c, d, e] = p.0;
         lines.push(format!("Ptnml(0-2): [{a}, {b}, {c}, {d}, {e}]"));
         lines.push(format!(
-            "Elo: {}, nElo: {}",
+            "Elo: {}, nElo: {} {PENTANOMIAL}",
             estimate(pentanomial_elo(p), 2),
             estimate(pentanomial_nelo(p), 2)
         ));
-        lines.push(format!("LOS: {:.2} %", los_pentanomial(p) * 100.0));
+        lines.push(format!(
+            "LOS: {:.2} % {PENTANOMIAL}",
+            los_pentanomial(p) * 100.0
+        ));
     } else {
         lines.push(format!(
-            "Elo: {}, nElo: {}",
+            "Elo: {}, nElo: {} {TRINOMIAL}",
             estimate(trinomial_elo(w), 2),
             estimate(trinomial_nelo(w), 2)
         ));
@@ -114,6 +124,30 @@ pub fn match_summary(r: &MatchReport) -> Vec<String> {
         }
     }
     lines
+}
+
+/// The line after a run with games lost on time: what such a loss means (the engines' time
+/// margins in ms, one figure when they agree).
+pub fn time_loss_note(margins_ms: &[u128]) -> String {
+    let mut m = margins_ms.to_vec();
+    m.sort_unstable();
+    m.dedup();
+    let margin = match m.as_slice() {
+        [one] => format!("{one} ms"),
+        more => format!(
+            "{} ms by engine",
+            more.iter()
+                .map(u128::to_string)
+                .collect::<Vec<_>>()
+                .join("/")
+        ),
+    };
+    format!(
+        "Time losses: a move that came later than the mover's clock allowed plus timemargin \
+         ({margin}) lost its game. On a busy machine an engine can wait that long for a core: \
+         compare with a run on an idle machine, or give timemargin=MS (docs/referee.md, \
+         \"Time losses\")"
+    )
 }
 
 /// A player's totals against the field.
@@ -206,9 +240,9 @@ mod tests {
         assert_eq!(
             lines,
             [
-                "Elo difference: 99.1 +/- 165.5, LOS: 90.2 %, DrawRatio: 16.7 %",
+                "Elo difference: 99.1 +/- 165.5, LOS: 90.2 %, DrawRatio: 16.7 % (trinomial: game by game)",
                 "Games: 18, Wins: 10, Losses: 5, Draws: 3, Points: 11.5 (63.89 %)",
-                "Elo: 99.11 +/- 165.52, nElo: 110.98 +/- 160.51",
+                "Elo: 99.11 +/- 165.52, nElo: 110.98 +/- 160.51 (trinomial: game by game)",
             ]
         );
     }
@@ -237,8 +271,14 @@ mod tests {
             stopped: None,
         });
         assert_eq!(lines[2], "Ptnml(0-2): [0, 40, 200, 120, 40]");
+        assert!(lines[0].starts_with("Elo difference: ") && lines[0].ends_with(TRINOMIAL));
         assert!(lines[3].starts_with("Elo: ") && lines[3].contains(", nElo: "));
-        assert!(lines[4].starts_with("LOS: "));
+        assert!(
+            lines[3].ends_with("(pentanomial: by game pair)"),
+            "{}",
+            lines[3]
+        );
+        assert!(lines[4].starts_with("LOS: ") && lines[4].ends_with(PENTANOMIAL));
         let pct = llr / 2.944439 * 100.0;
         assert_eq!(
             lines[5],
@@ -288,6 +328,16 @@ mod tests {
     }
 
     #[test]
+    fn the_time_loss_note_names_the_margin() {
+        let one = time_loss_note(&[50, 50]);
+        assert!(
+            one.starts_with("Time losses: ") && one.contains("(50 ms)"),
+            "{one}"
+        );
+        assert!(time_loss_note(&[300, 50]).contains("(50/300 ms by engine)"));
+    }
+
+    #[test]
     fn degenerate_summaries_are_sane() {
         let empty = match_summary(&MatchReport {
             first: "A",
@@ -299,13 +349,13 @@ mod tests {
         });
         assert_eq!(
             empty[0],
-            "Elo difference: n/a, LOS: 50.0 %, DrawRatio: 0.0 %"
+            format!("Elo difference: n/a, LOS: 50.0 %, DrawRatio: 0.0 % {TRINOMIAL}")
         );
         assert_eq!(
             empty[1],
             "Games: 0, Wins: 0, Losses: 0, Draws: 0, Points: 0.0 (0.00 %)"
         );
-        assert_eq!(empty[2], "Elo: n/a, nElo: n/a");
+        assert_eq!(empty[2], format!("Elo: n/a, nElo: n/a {TRINOMIAL}"));
         let all_wins = match_summary(&MatchReport {
             first: "A",
             second: "B",
@@ -320,9 +370,12 @@ mod tests {
         });
         assert_eq!(
             all_wins[0],
-            "Elo difference: inf +/- inf, LOS: 97.7 %, DrawRatio: 0.0 %"
+            format!("Elo difference: inf +/- inf, LOS: 97.7 %, DrawRatio: 0.0 % {TRINOMIAL}")
         );
-        assert_eq!(all_wins[2], "Elo: inf +/- inf, nElo: n/a");
+        assert_eq!(
+            all_wins[2],
+            format!("Elo: inf +/- inf, nElo: n/a {TRINOMIAL}")
+        );
         for line in empty.iter().chain(&all_wins) {
             assert!(!line.contains("NaN"), "{line}");
         }

@@ -75,7 +75,7 @@ fn info(depth: u32, pv: &[Move]) -> SearchInfo {
 }
 
 #[test]
-fn info_lines_are_throttled_within_a_depth_but_every_depth_is_shown() {
+fn info_lines_are_throttled_within_a_depth_every_depth_is_shown_and_none_repeated() {
     let buf = Shared(Arc::new(Mutex::new(Vec::new())));
     let out = Output::new(Box::new(buf.clone()));
     let mut t = InfoThrottle::new();
@@ -86,8 +86,22 @@ fn info_lines_are_throttled_within_a_depth_but_every_depth_is_shown() {
     }
     assert_eq!(buf.text().lines().count(), 3, "{}", buf.text());
     thread::sleep(INFO_INTERVAL);
-    t.report(&info(3, &[]), &out);
+    // Due, but a repeat: only the clock moved. Not printed, though the latest line.
+    let later = SearchInfo {
+        time: Duration::from_millis(150),
+        hashfull: 3,
+        ..info(3, &[])
+    };
+    assert!(!t.report(&later, &out));
+    assert_eq!(buf.text().lines().count(), 3, "{}", buf.text());
+    assert_eq!(t.latest.as_ref(), Some(&later));
+    let more = SearchInfo {
+        nodes: 101,
+        ..later
+    };
+    assert!(t.report(&more, &out));
     assert_eq!(buf.text().lines().count(), 4);
+    assert!(!t.is_news(&more), "the final line would repeat it");
     assert_eq!(t.latest.as_ref().map(|i| i.depth), Some(3));
 }
 

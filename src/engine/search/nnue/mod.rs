@@ -19,10 +19,10 @@ use crate::rules::position::Position;
 pub use accumulator::Accumulator;
 pub use net::Network;
 
-/// The network built into the binary (trained on the engine's self-play, docs/strength.md).
+/// The network built into the binary (trained on the engine's self-play: docs/log.md, step 44).
 pub static EMBEDDED: &[u8] = include_bytes!("default.nnue");
 
-/// What `EvalFile` is at start: the embedded network (docs/strength.md, step 30; `none` gives
+/// What `EvalFile` is at start: the embedded network (docs/log.md, step 30; `none` gives
 /// the hand evaluation back).
 pub const DEFAULT_EVAL_FILE: &str = "<default>";
 
