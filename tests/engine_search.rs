@@ -311,7 +311,10 @@ fn pondering_stops_the_clock_until_ponderhit() {
     ctl.pondering.store(false, Ordering::Relaxed);
     let ended = worker.join().unwrap();
     let after = ended.duration_since(hit);
-    assert!(after < Duration::from_millis(100), "{after:?}");
+    // The 50 ms are counted from the hit (a clock that ran while pondering would stop at once);
+    // 150 ms of slack for a thread woken late on a loaded machine.
+    assert!(after >= Duration::from_millis(20), "{after:?}");
+    assert!(after < Duration::from_millis(200), "{after:?}");
 }
 
 #[test]
