@@ -87,6 +87,12 @@ pub struct App {
     pub hint: Option<Value>,
     /// The review of the game (evaluation of every position), when one was asked for.
     pub review: Option<Review>,
+    /// A clock or time chosen while a game goes on: for the next game.
+    pub(crate) next_time: Option<crate::gui::game::TimeSetting>,
+    /// The games of the PGN text loaded last, when it held several (to choose another), and
+    /// the one loaded.
+    pub(crate) pgn_games: Vec<Value>,
+    pub(crate) pgn_index: usize,
 }
 
 /// A game review running or done in its own thread (`src/referee/review.rs`).
@@ -165,6 +171,9 @@ impl App {
             move_info: (None, None),
             hint: None,
             review: None,
+            next_time: None,
+            pgn_games: Vec::new(),
+            pgn_index: 0,
         };
         (app, rx)
     }

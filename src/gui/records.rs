@@ -5,7 +5,7 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 
-use crate::gui::game::Game;
+use crate::gui::game::{Game, TimeSetting};
 use crate::gui::outcome::game_over;
 use crate::referee::records::pgn::{format_game, read_games, today, PgnGame};
 use crate::referee::records::record::{GameRecord, MoveRecord};
@@ -69,7 +69,36 @@ pub fn game_pgn(game: &Game) -> String {
         overhead_median_us: None,
         date: today(),
     };
-    format_game(&record, "punct-gui")
+    let mut extra = Vec::new();
+    if matches!(game.time, TimeSetting::Clock { .. }) {
+        // Whether engine help was allowed in this clock game (issue 46).
+        let help = if game.help { "allowed" } else { "none" };
+        extra.push(("EngineHelp", help.to_string()));
+    }
+    with_tags(format_game(&record, "punct-gui"), &extra)
+}
+
+/// A PGN record with more tags after its own.
+fn with_tags(pgn: String, extra: &[(&str, String)]) -> String {
+    if extra.is_empty() {
+        return pgn;
+    }
+    let Some(end) = pgn.find("\n\n") else {
+        return pgn;
+    };
+    let mut s = pgn[..end + 1].to_string();
+    for (k, v) in extra {
+        let v: String = v
+            .chars()
+            .map(|c| if c.is_control() { '?' } else { c })
+            .collect();
+        s.push_str(&format!(
+            "[{k} \"{}\"]\n",
+            v.replace('\\', "\\\\").replace('"', "\\\"")
+        ));
+    }
+    s.push_str(&pgn[end + 1..]);
+    s
 }
 
 /// A results file name as listed: a plain `*.pgn` name, no path.
@@ -132,6 +161,22 @@ fn game_numbers(games: &[PgnGame]) -> Vec<u64> {
     }
 }
 
+/// A line for each game of a file, to choose one: its number, players, result, length.
+pub fn game_summaries(games: &[PgnGame]) -> Vec<Value> {
+    let numbers = game_numbers(games);
+    games
+        .iter()
+        .zip(numbers)
+        .enumerate()
+        .map(|(i, (g, number))| {
+            json!({"index": i, "number": number, "round": g.tag("Round"),
+                   "white": g.tag("White"), "black": g.tag("Black"),
+                   "result": g.result, "plies": g.moves.len(),
+                   "termination": g.tag("Termination"), "date": g.tag("Date")})
+        })
+        .collect()
+}
+
 /// Every `*.pgn` file of the results folder with a summary of each game; `hint` says where
 /// games come from when there is none.
 pub fn list_results(dir: &Path) -> Value {
@@ -148,19 +193,7 @@ pub fn list_results(dir: &Path) -> Value {
         .iter()
         .filter_map(|f| {
             let games = read_result_file(dir, f).ok()?;
-            let numbers = game_numbers(&games);
-            let games: Vec<Value> = games
-                .iter()
-                .zip(numbers)
-                .enumerate()
-                .map(|(i, (g, number))| {
-                    json!({"index": i, "number": number, "round": g.tag("Round"),
-                           "white": g.tag("White"), "black": g.tag("Black"),
-                           "result": g.result, "plies": g.moves.len(),
-                           "termination": g.tag("Termination"), "date": g.tag("Date")})
-                })
-                .collect();
-            Some(json!({"file": f, "games": games}))
+            Some(json!({"file": f, "games": game_summaries(&games)}))
         })
         .collect();
     let hint = list.is_empty().then(|| no_games_hint(dir));

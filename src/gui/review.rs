@@ -38,6 +38,9 @@ pub fn start_review(app: &Shared, req: &Value) -> Result<(), String> {
         a.changed_view();
         return Ok(());
     }
+    if let Some(why) = a.help_refused() {
+        return Err(why);
+    }
     let engine = req.get("engine").and_then(Value::as_u64).unwrap_or(0) as usize;
     let cfg = a.engine_config(engine).ok_or("no such engine")?;
     let movetime = req.get("movetime").and_then(Value::as_u64).unwrap_or(500);
@@ -116,6 +119,9 @@ pub fn start_review(app: &Shared, req: &Value) -> Result<(), String> {
 /// its move goes into the state (`hint`), drawn on the board, not played.
 pub fn start_hint(app: &Shared, req: &Value) -> Result<(), String> {
     let mut a = lock(app);
+    if let Some(why) = a.help_refused() {
+        return Err(why);
+    }
     let engine = req
         .get("engine")
         .and_then(Value::as_u64)

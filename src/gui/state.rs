@@ -78,10 +78,7 @@ impl App {
             Seat::Human => json!("human"),
             Seat::Engine(i) => json!(i),
         };
-        let time = match self.game.time {
-            TimeSetting::MoveTime(ms) => json!({"movetime": ms}),
-            TimeSetting::Clock { base, inc } => json!({"base": base, "inc": inc}),
-        };
+        let time = time_json(self.game.time);
         let engines: Vec<Value> = self
             .engines
             .iter()
@@ -136,9 +133,9 @@ impl App {
             .game
             .notes()
             .iter()
-            .map(|n| json!({"ms": n.ms.round()}))
+            .map(|n| json!({"ms": n.ms.round(), "clocks": n.clocks}))
             .collect();
-        json!({
+        let mut v = json!({
             "boot": self.boot,
             "version": self.version,
             "review": review,
@@ -176,7 +173,22 @@ impl App {
             "message": self.message,
             "svg": svg(false),
             "svg_flipped": svg(true),
-        })
+        });
+        // Issue 46: the time for the next game, engine help, a loaded record, a PGN's games.
+        v["next_time"] = json!(self.next_time.map(time_json));
+        v["help"] = json!(self.game.help);
+        v["help_refused"] = json!(self.help_refused());
+        v["from_record"] = json!(self.game.from_record);
+        v["pgn_games"] = json!(self.pgn_games);
+        v["pgn_index"] = json!(self.pgn_index);
+        v
+    }
+}
+
+fn time_json(t: TimeSetting) -> Value {
+    match t {
+        TimeSetting::MoveTime(ms) => json!({"movetime": ms}),
+        TimeSetting::Clock { base, inc } => json!({"base": base, "inc": inc}),
     }
 }
 
