@@ -192,7 +192,7 @@ fn on_a_phone_the_page_stays_still_and_play_stays_in_sight() {
     let g = b.js(
         "const m = document.getElementById('moves'); const c = m.querySelector('.cur').getBoundingClientRect(); \
          const r = m.getBoundingClientRect(); \
-         return {y: window.scrollY, top: m.scrollTop, inside: c.top >= r.top - 1 && c.bottom <= r.bottom + 1}",
+         return {y: window.scrollY, top: m.scrollTop + m.scrollLeft, inside: c.top >= r.top - 1 && c.bottom <= r.bottom + 1 && c.left >= r.left - 1 && c.right <= r.right + 1}",
     );
     b.screenshot(&artifacts().join("10-phone.png"));
     assert_eq!(g["y"], 0, "the page scrolled by itself: {g}");

@@ -25,6 +25,8 @@ mod gui_api;
 mod gui_api_games;
 mod gui_browser;
 mod gui_page;
+mod gui_page_expect;
+mod gui_page_phone;
 mod gui_page_trust;
 mod gui_play;
 mod gui_svg;

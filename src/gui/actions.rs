@@ -117,9 +117,10 @@ impl App {
     }
 
     /// Why engine help (analysis, hint, review) is refused now, if it is: a clock game with a
-    /// human player, going on, without help chosen for it.
+    /// human player, going on (not a record replayed), without help chosen for it.
     pub fn help_refused(&self) -> Option<String> {
-        let human = self.game.seats.contains(&Seat::Human);
+        // A record replayed is no game being played.
+        let human = self.game.seats.contains(&Seat::Human) && !self.game.from_record;
         (human && self.game.rated_clock() && self.game.in_progress()).then(|| {
             "no engine help during a clock game: tick \"help\" before New game to allow \
              analysis, hints and takebacks that give the time back (the PGN records it)"
