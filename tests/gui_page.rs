@@ -131,6 +131,8 @@ fn on_a_phone_the_page_stays_still_and_play_stays_in_sight() {
         return;
     };
     let moves = random_moves(7, 24, Variant::Standard);
+    // Engine help in this clock game: the analysis is looked at below (issue 46).
+    post_ok(&gui, "/api/new", json!({"help": true}));
     post_ok(&gui, "/api/load", json!({"text": moves.join(" ")}));
     post_ok(
         &gui,

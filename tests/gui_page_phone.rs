@@ -10,20 +10,25 @@ use crate::gui_page_trust::{overlap, rect};
 
 use std::time::Duration;
 
-use serde_json::json;
+use serde_json::{json, Value};
 
-/// The board, and each element of `ids` shown now, lie wholly in the window, which has not
-/// scrolled; the current move of the strip is in its box.
-fn all_in_view(b: &Browser, ids: &[&str], what: &str) {
-    let v = b.js(&format!(
+/// A script that sets `view`: whether the board, and each element of `ids` shown now, lie
+/// wholly in the window, which has not scrolled, and the current move of the strip is in its
+/// box (and whether the review's note shows).
+fn in_view_js(ids: &[&str]) -> String {
+    format!(
         "const ih = innerHeight, iw = innerWidth; const inside = (r) => r.top >= -0.5 && r.bottom <= ih + 0.5 && r.left >= -0.5 && r.right <= iw + 0.5; \
          const bd = document.querySelector('#board svg').getBoundingClientRect(); \
          const out = {}.filter((id) => {{ const e = document.getElementById(id); return e && !e.hidden && e.getClientRects().length && !inside(e.getBoundingClientRect()); }}); \
          const m = document.getElementById('moves'), c = m.querySelector('.cur'); \
          const mr = m.getBoundingClientRect(), cr = c ? c.getBoundingClientRect() : null; \
-         return {{y: scrollY, board: inside(bd), out: out, cur: !cr || (cr.left >= mr.left - 1 && cr.right <= mr.right + 1 && inside(cr))}}",
+         const view = {{y: scrollY, board: inside(bd), out: out, cur: !cr || (cr.left >= mr.left - 1 && cr.right <= mr.right + 1 && inside(cr)), \
+           note: !document.getElementById('review-note').hidden}};",
         json!(ids)
-    ));
+    )
+}
+
+fn check_view(v: &Value, what: &str) {
     assert_eq!(v["y"], 0, "{what}: the page scrolled: {v}");
     assert_eq!(v["board"], true, "{what}: the board left the screen: {v}");
     assert_eq!(v["out"], json!([]), "{what}: out of view: {v}");
@@ -31,6 +36,10 @@ fn all_in_view(b: &Browser, ids: &[&str], what: &str) {
         v["cur"], true,
         "{what}: the move shown is out of the strip: {v}"
     );
+}
+
+fn all_in_view(b: &Browser, ids: &[&str], what: &str) {
+    check_view(&b.js(&format!("{} return view", in_view_js(ids))), what);
 }
 
 #[test]
@@ -73,23 +82,18 @@ fn on_a_phone_a_whole_game_is_played_and_reviewed_with_the_board_in_view() {
         ));
         let (kind, cell) = (pick[0].as_str().unwrap(), pick[1].as_str().unwrap());
         b.tap_css(&format!("#hand-white button[data-kind='{kind}']"));
-        b.wait_js(
-            &format!("return sel.kind === '{kind}'"),
-            LONG,
-            "the kind tapped",
-        );
         b.tap_css(&format!("#board svg polygon[data-cell='{cell}']"));
-        b.wait_js(
-            "return document.querySelector('#overlay .ghost')",
+        let v = b.wait_js(
+            &format!(
+                "{} return document.querySelector('#overlay .ghost') && view",
+                in_view_js(&play)
+            ),
             LONG,
             "the piece shown",
         );
-        all_in_view(&b, &play, &format!("move {}", human_moves + 1));
-        let n = gui.state()["moves"].as_array().unwrap().len();
+        check_view(&v, &format!("move {}", human_moves + 1));
+        // ✓ sends the move; the next turn waits for its answer and the engine's reply.
         b.tap_css("#btn-place");
-        gui.wait_state(LONG, "the move played", |s| {
-            s["moves"].as_array().unwrap().len() > n
-        });
         human_moves += 1;
         if human_moves == 3 {
             b.screenshot(&artifacts().join("30-phone-play.png"));
@@ -129,13 +133,16 @@ fn on_a_phone_a_whole_game_is_played_and_reviewed_with_the_board_in_view() {
     let mut noted = 0;
     for ply in 2..=plies {
         b.tap_css("#tool-next");
-        b.wait_js(
-            &format!("return state.cursor === {ply}"),
+        let v = b.wait_js(
+            &format!(
+                "{} return state.cursor === {ply} && view",
+                in_view_js(&review)
+            ),
             LONG,
             "the next move",
         );
-        all_in_view(&b, &review, &format!("review, move {ply}"));
-        if b.js("return !document.getElementById('review-note').hidden") == true {
+        check_view(&v, &format!("review, move {ply}"));
+        if v["note"] == true {
             noted += 1;
             if noted == 1 {
                 b.screenshot(&artifacts().join("32-phone-review-note.png"));

@@ -152,8 +152,12 @@ impl App {
             let clock = |t: TimeSetting| matches!(t, TimeSetting::Clock { .. });
             if t == self.game.time {
                 self.next_time = None;
-            } else if (clock(t) || clock(self.game.time)) && self.game.in_progress() {
-                // The running clocks stay: a change of the clock is for the next game.
+            } else if (clock(t) || clock(self.game.time))
+                && self.game.in_progress()
+                && !self.game.from_record
+            {
+                // The running clocks stay: a change of the clock is for the next game (a record
+                // replayed has no clocks to keep: playing on from it takes the new one).
                 self.next_time = Some(t);
                 note = Some(format!(
                     "the time {} is for the next game (New game); this game keeps {}",
