@@ -635,7 +635,7 @@ function render(s) {
   $('btn-pass').disabled = !(s.can_move && s.legal.pass);
   $('btn-pause').textContent = s.paused ? 'Resume' : 'Pause';
   // Nothing to pause after the game; no hint for a finished board or in a game without help.
-  $('btn-pause').disabled = !!over && !s.paused;
+  $('btn-pause').disabled = !!over;
   const noHint = helpRefused(s) || (over && s.at_end) || (s.outcome && s.at_end);
   $('btn-hint').disabled = !!noHint;
   $('btn-hint').title = helpRefused(s) || (noHint ? 'the game is over: no move to hint' : "the engine's best move, drawn on the board");
@@ -668,7 +668,7 @@ function render(s) {
   $('ana-multipv').max = eng && eng.multipv_max ? eng.multipv_max : 1;
   $('btn-analyse').textContent = s.analysis.on ? 'Stop analysis' : 'Analyse';
   $('tool-analyse').textContent = s.analysis.on ? 'Stop' : 'Analyse';
-  $('btn-analyse').disabled = $('tool-analyse').disabled = !s.analysis.on && !!helpRefused(s);
+  $('btn-analyse').disabled = $('tool-analyse').disabled = !s.analysis.on && (!!helpRefused(s) || !!(s.outcome && s.at_end));
   $('btn-analyse').title = $('tool-analyse').title = helpRefused(s) || "the engine's lines for the position shown";
   if (s.analysis.on && document.activeElement !== $('ana-multipv')) $('ana-multipv').value = s.analysis.multipv;
   if (s.position !== infoPosition) {

@@ -100,6 +100,9 @@ function renderReview() {
   const g = $('graph');
   const info = $('review-info');
   $('btn-review').textContent = rv && rv.running ? 'Stop review' : 'Review game';
+  // No review of a clock game going on without engine help.
+  $('btn-review').disabled = !(rv && rv.running) && !!helpRefused(state);
+  $('btn-review').title = helpRefused(state) || 'evaluate every position of the game';
   renderReviewNote();
   if (!rv) { g.toggleAttribute('hidden', true); info.textContent = ''; return; }
   const { rv: shown, agree } = reviewNow();
