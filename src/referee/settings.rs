@@ -33,7 +33,7 @@ impl Proto {
 #[derive(Clone, Debug, PartialEq)]
 pub struct EngineConfig {
     pub name: String,
-    /// A program, or a built-in player (`builtin:random`, `builtin:greedy`).
+    /// A program, or a built-in player (`builtin:random`, `builtin:safe`, `builtin:greedy`).
     pub cmd: String,
     pub dir: Option<PathBuf>,
     pub args: Vec<String>,

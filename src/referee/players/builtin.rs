@@ -1,5 +1,8 @@
 //! Built-in players that need no process: `builtin:random` plays uniform random legal moves,
-//! `builtin:greedy` looks one ply ahead (see [`greedy`](crate::referee::players::greedy)).
+//! `builtin:safe` random moves that win at once or give no win in one away, `builtin:greedy`
+//! looks one ply ahead (see [`greedy`](crate::referee::players::greedy)). They never change:
+//! `safe` and `greedy` anchor the strength levels' Elo scale (docs/levels.md), and a test
+//! pins their moves.
 //!
 //! Both are one [`BuiltinPlayer`] with a different [`Choose`] function, so a new built-in is
 //! a row of [`BUILTINS`] and its choice function.
@@ -18,8 +21,9 @@ use crate::referee::settings::Proto;
 pub type Choose = fn(&ThinkRequest, &mut Xoshiro256PlusPlus) -> String;
 
 /// The built-in players: their `cmd=` names and how each chooses.
-pub const BUILTINS: [(&str, Choose); 2] = [
+pub const BUILTINS: [(&str, Choose); 3] = [
     ("builtin:random", random_move),
+    ("builtin:safe", safe_move),
     ("builtin:greedy", greedy_move),
 ];
 
@@ -43,6 +47,17 @@ fn random_move(req: &ThinkRequest, rng: &mut Xoshiro256PlusPlus) -> String {
     } else {
         moves[rng.gen_range(0..moves.len())].to_string()
     }
+}
+
+/// `builtin:safe`: wins at once, else a random move after which the opponent cannot win at
+/// once.
+fn safe_move(req: &ThinkRequest, rng: &mut Xoshiro256PlusPlus) -> String {
+    if req.pos.is_finished() {
+        return "(none)".to_string();
+    }
+    let mut pos = req.pos.clone();
+    let budget = (req.deadline / 3).min(GREEDY_BUDGET);
+    greedy::choose_safe(&mut pos, rng, budget).mv.to_string()
 }
 
 /// `builtin:greedy`: wins at once, else stops the opponent's win, else improves its connection

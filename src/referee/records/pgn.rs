@@ -20,7 +20,7 @@
 //!
 //! 2. g5g6h7 {+0.12/5 0.101s} f8g8g9 {0.000s} ... {White wins by connection} 1-0
 //! ```
-//! `Round` is the game number; `FEN` is the opening position (RULES.md section 7 notation).
+//! `Round` is the game number; `FEN` is the opening position (docs/rules.md section 7 notation).
 
 use std::fmt::Write as _;
 
