@@ -18,10 +18,13 @@
 # nothing); OUT/manifest.txt names its commit and checksum.
 #
 # Environment: TC (the control, as the referee's -each takes it: st=0.1), GAMES (games per
-# pair one step apart: 200), SKIP_GAMES (two steps apart: 100), FAR_GAMES (levels five steps
+# pair one step apart: 200; TOP_GAMES, 300, for the pairs from L12 up, whose ratings lie
+# furthest from the anchors), SKIP_GAMES (two steps apart: 100), FAR_GAMES (levels five steps
 # apart: 100), ANCHOR_GAMES (each anchor pair: 100), SRAND (7000), CONCURRENCY (the cores),
 # ENGINE (target/release/punct), REFEREE (target/release/punct-referee), ANCHORS (the fixed
-# ratings, "greedy=1000 safe=..."). Run it on an otherwise idle machine: the top levels and
+# ratings, "greedy=1000 safe=..."), EXCLUDE (pairs to leave out, a grep -E pattern on their
+# names, e.g. 'full|L19' to play the untimed pairs first on a busy machine), TOP (the highest
+# level played, for a quick check: all of them). Run it on an otherwise idle machine: the top levels and
 # full strength are timed.
 set -euo pipefail
 
@@ -58,6 +61,7 @@ fi
 
 tc=${TC:-st=0.1}
 games=${GAMES:-200}
+top_games=${TOP_GAMES:-300}
 skip_games=${SKIP_GAMES:-100}
 far_games=${FAR_GAMES:-100}
 anchor_games=${ANCHOR_GAMES:-100}
@@ -65,6 +69,7 @@ srand=${SRAND:-7000}
 concurrency=${CONCURRENCY:-$(nproc)}
 shard=${SHARD:-}
 top=$(awk 'END {print NR - 1}' "$out/claims.tsv")
+top=${TOP:-$top}
 
 # A player's referee keys, into the array named by $2.
 player() {
@@ -82,8 +87,10 @@ claim() { awk -v n="L$1" '$1 == n {print $2}' "$out/claims.tsv"; }
 # The pairs: "A B GAMES", each once.
 pairs() {
   local i j
-  for ((i = 0; i < top; i++)); do echo "L$i L$((i + 1)) $games"; done
-  echo "L$top full $games"
+  for ((i = 0; i < top; i++)); do
+    echo "L$i L$((i + 1)) $(( i >= 12 ? top_games : games ))"
+  done
+  echo "L$top full $top_games"
   for ((i = 0; i + 2 <= top; i++)); do echo "L$i L$((i + 2)) $skip_games"; done
   echo "L$((top - 1)) full $skip_games"
   for ((i = 0; i + 5 <= top; i += 5)); do echo "L$i L$((i + 5)) $far_games"; done
@@ -98,7 +105,7 @@ pairs() {
   done
 }
 
-pairs > "$out/pairs.txt"
+pairs | { if [ -n "${EXCLUDE:-}" ]; then grep -Ev "^($EXCLUDE) |^[^ ]+ ($EXCLUDE) " || true; else cat; fi; } > "$out/pairs.txt"
 n=0
 while read -r a b count; do
   n=$((n + 1))

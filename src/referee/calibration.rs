@@ -372,9 +372,11 @@ fn parse_ratings(args: &[String]) -> Result<Option<RatingsConfig>, String> {
                     .filter(|t: &f64| *t > 0.0)
                     .ok_or_else(|| format!("-tolerance: {value} is not a positive number"))?
             }
-            _ => return Err(format!(
+            _ => {
+                return Err(format!(
                 "-ratings: unknown flag '{a}' (known: -anchor, -claims, -table, -plot, -tolerance)"
-            )),
+            ))
+            }
         }
     }
     if cfg.files.is_empty() {

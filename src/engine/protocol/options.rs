@@ -525,6 +525,32 @@ mod tests {
     }
 
     #[test]
+    fn the_strength_options_name_a_level_as_stockfish_does() {
+        let mut v = OptionValues::default();
+        assert_eq!(v.level(), None, "full strength by default");
+        assert_eq!(v.set("Skill Level", Some("20")), Ok(Change::Strength));
+        assert_eq!(
+            v.set("UCI_Elo", Some(&ELO_MAX.to_string())),
+            Ok(Change::Strength)
+        );
+        assert_eq!(v.level(), None, "UCI_Elo alone changes nothing");
+        v.set("skill level", Some("4")).unwrap();
+        assert_eq!(v.level(), Some(Level { skill: 4.0 }));
+        // UCI_LimitStrength wins over Skill Level.
+        v.set("UCI_LimitStrength", Some("true")).unwrap();
+        assert_eq!(v.level(), Some(skill::level_of_elo(ELO_MAX as i64)));
+        for bad in [ELO_MIN as i64 - 1, ELO_MAX as i64 + 1] {
+            assert!(v.set("UCI_Elo", Some(&bad.to_string())).is_err());
+        }
+        assert!(v.set("Skill Level", Some("21")).is_err());
+        assert!(v.set("UCI_LimitStrength", Some("1")).is_err());
+        assert!(v.limit_strength && v.uci_elo == ELO_MAX as i64 && v.skill_level == 4);
+        v.set("UCI_LimitStrength", Some("false")).unwrap();
+        v.set("Skill Level", Some("20")).unwrap();
+        assert_eq!(v.level(), None);
+    }
+
+    #[test]
     fn tunables_are_set_through_params_within_their_range() {
         let mut v = OptionValues::default();
         for p in params::specs() {

@@ -175,7 +175,15 @@ impl Searcher {
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
         if let Some(level) = limits.level {
-            return skill::search_at_level(self, pos, limits, level, ctl, report);
+            let plan = skill::LevelPlan::new(level, self.seed(), pos, limits);
+            let shown = plan.shown;
+            let mut result = self.search(pos, &plan.inner, ctl, &mut |info: &SearchInfo| {
+                if info.multipv <= shown {
+                    report(info)
+                }
+            });
+            plan.choose(&mut result);
+            return result;
         }
         self.tt.new_search();
         if let Some(busy) = &self.busy {

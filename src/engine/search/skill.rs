@@ -22,9 +22,8 @@
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::engine::search::searcher::Searcher;
 use crate::engine::types::SearchResult;
-use crate::engine::types::{Level, Limits, RootLine, Score, SearchControl, SearchInfo};
+use crate::engine::types::{Level, Limits, RootLine, Score};
 use crate::rules::position::Position;
 
 /// The full-strength skill (no level).
@@ -53,36 +52,38 @@ const fn row(depth: u32, nodes: u64, candidates: u32, temperature: u32) -> Level
 }
 
 /// Skill levels 0 to 19: the static order's first 400 moves at one ply (where the engine's
-/// first iteration looks), drawn at a falling temperature; then deeper searches, a growing
-/// node budget. Each level searches more than the one below, or as much with less noise.
+/// first iteration looks), drawn at a falling temperature (level 0 at random among them);
+/// then two plies, with some noise and without, then a node budget that doubles. Each level
+/// searches more than the one below, or as much with less noise. The temperatures were
+/// chosen from a calibration of an earlier table to give steps of about 75 Elo.
 pub const LEVELS: [LevelSettings; 20] = [
-    row(1, 0, 400, 1000),
-    row(1, 0, 400, 520),
-    row(1, 0, 400, 320),
-    row(1, 0, 400, 220),
-    row(1, 0, 400, 165),
-    row(1, 0, 400, 127),
-    row(1, 0, 400, 105),
-    row(1, 0, 400, 88),
-    row(1, 0, 400, 74),
-    row(1, 0, 400, 55),
-    row(1, 0, 400, 45),
-    row(1, 0, 400, 35),
+    row(1, 0, 400, 100_000),
+    row(1, 0, 400, 1_000),
+    row(1, 0, 400, 350),
+    row(1, 0, 400, 255),
+    row(1, 0, 400, 191),
+    row(1, 0, 400, 144),
+    row(1, 0, 400, 112),
+    row(1, 0, 400, 95),
+    row(1, 0, 400, 80),
+    row(1, 0, 400, 66),
+    row(1, 0, 400, 53),
+    row(1, 0, 400, 42),
+    row(1, 0, 400, 33),
     row(1, 0, 400, 22),
-    row(1, 0, 400, 12),
-    row(1, 0, 400, 5),
+    row(1, 0, 400, 13),
+    row(2, 0, 3, 15),
     row(2, 0, 1, 0),
-    row(0, 1_000, 2, 8),
     row(0, 1_000, 1, 0),
-    row(0, 3_000, 1, 0),
-    row(0, 8_000, 1, 0),
+    row(0, 2_000, 1, 0),
+    row(0, 4_000, 1, 0),
 ];
 
 /// The claimed Elo of skill levels 0 to 19 on the project's fixed scale (docs/levels.md): the
 /// calibration's fit, rounded. `UCI_Elo` runs from the first to the last.
 pub const LEVEL_ELO: [i32; 20] = [
-    600, 680, 760, 840, 920, 1000, 1080, 1160, 1240, 1320, 1400, 1480, 1560, 1640, 1720, 1800,
-    1880, 1960, 2040, 2120,
+    400, 480, 555, 630, 705, 780, 855, 930, 1005, 1080, 1155, 1230, 1305, 1380, 1455, 1530, 1620,
+    1700, 1780, 1850,
 ];
 
 /// `UCI_Elo`'s range.
@@ -170,46 +171,55 @@ pub fn settings_for_move(level: Level, seed: u64, pos: &Position) -> (usize, Xos
     (level_for_move(level, &mut rng), rng)
 }
 
-/// Searches `pos` at `level`: the level's moves, depth and node budget (within `limits`, whose
-/// clock still holds), then one of its best lines drawn as the level draws.
-pub(super) fn search_at_level(
-    searcher: &mut Searcher,
-    pos: &Position,
-    limits: &Limits,
-    level: Level,
-    ctl: &SearchControl,
-    report: &mut dyn FnMut(&SearchInfo),
-) -> SearchResult {
-    let (index, mut rng) = settings_for_move(level, searcher.seed(), pos);
-    let set = LEVELS[index];
-    let candidates = set.candidates as usize;
-    let cap = |given: Option<u64>, own: u64| match (given, own) {
-        (g, 0) => g,
-        (Some(g), o) => Some(g.min(o)),
-        (None, o) => Some(o),
-    };
-    let inner = Limits {
-        depth: cap(limits.depth.map(u64::from), u64::from(set.depth)).map(|d| d as u32),
-        nodes: cap(limits.nodes, set.nodes),
-        multipv: limits.multipv.max(candidates),
-        level: None,
-        ..limits.clone()
-    };
-    // The client sees the lines it asked for; the level draws from all of its own.
-    let shown = limits.multipv.max(1);
-    let mut result = searcher.search(pos, &inner, ctl, &mut |info: &SearchInfo| {
-        if info.multipv <= shown {
-            report(info)
+/// How a level plays one move: the search it runs (its depth and node budget within the
+/// client's limits, whose clock still holds) and how it draws among the lines found.
+pub struct LevelPlan {
+    /// The limits of the level's own search.
+    pub inner: Limits,
+    /// The lines the client asked to see; the level draws from all of its own.
+    pub shown: usize,
+    candidates: usize,
+    temperature: u32,
+    rng: Xoshiro256PlusPlus,
+}
+
+impl LevelPlan {
+    /// The plan of `level` for `pos`, drawn from `seed` and the position.
+    pub fn new(level: Level, seed: u64, pos: &Position, limits: &Limits) -> LevelPlan {
+        let (index, rng) = settings_for_move(level, seed, pos);
+        let set = LEVELS[index];
+        let candidates = set.candidates as usize;
+        let cap = |given: Option<u64>, own: u64| match (given, own) {
+            (g, 0) => g,
+            (Some(g), o) => Some(g.min(o)),
+            (None, o) => Some(o),
+        };
+        let inner = Limits {
+            depth: cap(limits.depth.map(u64::from), u64::from(set.depth)).map(|d| d as u32),
+            nodes: cap(limits.nodes, set.nodes),
+            multipv: limits.multipv.max(candidates),
+            level: None,
+            ..limits.clone()
+        };
+        LevelPlan {
+            inner,
+            shown: limits.multipv.max(1),
+            candidates,
+            temperature: set.temperature,
+            rng,
         }
-    });
-    let lines = &result.lines[..result.lines.len().min(candidates)];
-    if lines.len() > 1 && set.temperature > 0 {
-        let chosen = lines[pick_line(lines, set.temperature, &mut rng)].clone();
-        result.best = chosen.pv.first().copied();
-        result.ponder = chosen.pv.get(1).copied();
-        result.score = chosen.score;
     }
-    result
+
+    /// Replaces the search's move by one of its best lines, drawn as the level draws.
+    pub fn choose(mut self, result: &mut SearchResult) {
+        let lines = &result.lines[..result.lines.len().min(self.candidates)];
+        if lines.len() > 1 && self.temperature > 0 {
+            let chosen = lines[pick_line(lines, self.temperature, &mut self.rng)].clone();
+            result.best = chosen.pv.first().copied();
+            result.ponder = chosen.pv.get(1).copied();
+            result.score = chosen.score;
+        }
+    }
 }
 
 #[cfg(test)]

@@ -157,6 +157,43 @@ mod tests {
         assert!(builtin_player("builtin:none", "x").is_none());
     }
 
+    /// The moves of two seeded games of `builtin:safe` against `builtin:greedy`, as one
+    /// FNV-1a hash of their text (stable across toolchains, unlike `DefaultHasher`).
+    fn anchor_games_hash() -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for seed in [1, 2] {
+            let mut safe = BuiltinPlayer::new("safe", safe_move);
+            let mut greedy = BuiltinPlayer::new("greedy", greedy_move);
+            safe.new_game(seed).unwrap();
+            greedy.new_game(seed).unwrap();
+            let mut pos = Position::new(Variant::Standard);
+            while !pos.is_finished() {
+                let p = if pos.ply().is_multiple_of(2) {
+                    &mut safe
+                } else {
+                    &mut greedy
+                };
+                let m = pick(p, &pos);
+                pos.play(crate::parse_move(&m).unwrap()).unwrap();
+                for b in m.bytes().chain([b' ']) {
+                    h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+                }
+            }
+        }
+        h
+    }
+
+    /// The anchors of the strength scale must never change (docs/levels.md): a change to
+    /// `safe` or `greedy` (or to the rules' move order they draw from) moves every level's
+    /// measured Elo. This pins their games; if it fails, the change needs a new scale and a
+    /// new calibration, not a new number here.
+    #[test]
+    fn the_anchors_play_as_they_always_have() {
+        assert_eq!(anchor_games_hash(), ANCHOR_GAMES_HASH);
+    }
+
+    const ANCHOR_GAMES_HASH: u64 = 16_213_300_931_806_715_718;
+
     #[test]
     fn random_moves_are_legal_and_seeded() {
         let mut a = BuiltinPlayer::new("r", random_move);
