@@ -24,6 +24,7 @@ mod engine_threads;
 mod engine_threats;
 mod gui_api;
 mod gui_api_games;
+mod gui_api_levels;
 mod gui_browser;
 mod gui_page;
 mod gui_page_expect;

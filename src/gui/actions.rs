@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use crate::gui::app::{seat_name, App};
 use crate::gui::game::{read_position, Ending, Seat, TimeSetting};
+use crate::gui::levels::LEVEL_NAMES;
 use crate::gui::records;
 use crate::referee::settings::EngineConfig;
 use crate::rules::piece::Colour;
@@ -83,12 +84,15 @@ impl App {
             None | Some(Value::Null) => self.game.help,
             Some(h) => h.as_bool().ok_or("help is true or false")?,
         };
+        let levels = parse_levels(req.get("levels"))?.unwrap_or(self.game.levels);
         let start = match req.get("start").and_then(Value::as_str) {
             Some(p) if !p.trim().is_empty() => read_position(p, variant)?,
             _ => Position::new(variant),
         };
         self.stop_search();
         self.game.seats = seats;
+        self.game.levels = levels;
+        self.start_seated_engines();
         self.game.time = time;
         self.game.help = help;
         self.next_time = None;
@@ -146,6 +150,7 @@ impl App {
             self.parse_seat(req.get("black"))?
                 .unwrap_or(self.game.seats[1]),
         ];
+        let levels = parse_levels(req.get("levels"))?;
         let mut note = None;
         if let Some(t) = req.get("time") {
             let t = parse_time(t)?;
@@ -179,6 +184,19 @@ impl App {
             }
             self.message = format!("{} vs {}", self.game.names[0], self.game.names[1]);
         }
+        if let Some(levels) = levels.filter(|l| *l != self.game.levels) {
+            // At once, from the engine's next search (a search under way starts again).
+            self.game.levels = levels;
+            let names: Vec<String> = Colour::ALL
+                .iter()
+                .filter(|&&c| matches!(self.game.seats[c.index()], Seat::Engine(_)))
+                .map(|&c| format!("{} {}", c.name(), self.level_label(c)))
+                .collect();
+            if !names.is_empty() {
+                self.message = format!("level: {}", names.join(", "));
+            }
+        }
+        self.start_seated_engines();
         if let Some(n) = note {
             self.message = n;
         }
@@ -224,6 +242,31 @@ impl App {
         );
         self.changed_view();
         Ok(())
+    }
+
+    /// Engines seated start at once, so that the page learns their levels before they play.
+    fn start_seated_engines(&mut self) {
+        for s in self.game.seats {
+            if let Seat::Engine(i) = s {
+                self.start_engine(i);
+            }
+        }
+    }
+
+    /// A side's level in words: `Club · Elo 1250`, `full strength`.
+    pub(crate) fn level_label(&self, side: Colour) -> String {
+        if let Some(l) = self.seat_level(side) {
+            return l.label();
+        }
+        let known = match self.game.seats[side.index()] {
+            Seat::Engine(i) => self.engines.get(i).is_some_and(|e| e.caps.known),
+            Seat::Human => true,
+        };
+        match self.game.levels[side.index()] {
+            // Its Elo is known once the engine has started.
+            Some(step) if !known => LEVEL_NAMES[step as usize - 1].to_string(),
+            _ => "full strength".into(),
+        }
     }
 
     pub(crate) fn engine_cfgs(&self) -> Vec<EngineConfig> {
@@ -469,6 +512,29 @@ pub fn clip(text: &str, max: usize) -> String {
 
 /// The time setting of a request: `{"movetime": ms}` or `{"base": ms, "inc": ms}`. Errors
 /// say in words which field is wrong (the page shows them as they are).
+/// `"levels": [white, black]`, each a step 1..=8 of the level names or null (full strength).
+fn parse_levels(v: Option<&Value>) -> Result<Option<[Option<u8>; 2]>, String> {
+    let Some(v) = v.filter(|v| !v.is_null()) else {
+        return Ok(None);
+    };
+    let bad = || {
+        format!(
+            "levels are [white, black], each null (full strength) or 1..{} ({}), not {v}",
+            LEVEL_NAMES.len(),
+            LEVEL_NAMES.join(", ")
+        )
+    };
+    let a = v.as_array().filter(|a| a.len() == 2).ok_or_else(bad)?;
+    let one = |x: &Value| match x {
+        Value::Null => Ok(None),
+        x => match x.as_u64() {
+            Some(n) if (1..=LEVEL_NAMES.len() as u64).contains(&n) => Ok(Some(n as u8)),
+            _ => Err(bad()),
+        },
+    };
+    Ok(Some([one(&a[0])?, one(&a[1])?]))
+}
+
 pub fn parse_time(t: &Value) -> Result<TimeSetting, String> {
     // Milliseconds: a whole number (a float is rounded); None for anything else.
     let ms = |v: &Value| {

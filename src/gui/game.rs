@@ -32,6 +32,8 @@ pub struct MoveNote {
     pub by: String,
     /// Both clocks right after the move (with a clock), so that undo can give them back.
     pub clocks: Option<[u64; 2]>,
+    /// The strength level the engine played it at (`UCI_Elo 1500`), None at full strength.
+    pub level: Option<String>,
 }
 
 /// A game ended by something other than the rules (which know nothing about clocks and
@@ -55,6 +57,10 @@ pub struct Game {
     /// The ply shown: the board is the position after `moves[..cursor]`. A view only.
     cursor: usize,
     pub seats: [Seat; 2],
+    /// Each side's strength level for an engine seated there: a step of
+    /// [`LEVEL_NAMES`](crate::gui::levels::LEVEL_NAMES), None for full strength. Kept from game
+    /// to game.
+    pub levels: [Option<u8>; 2],
     pub time: TimeSetting,
     clocks: Clocks,
     /// The clocks at the start position.
@@ -81,6 +87,7 @@ impl Game {
             notes: Vec::new(),
             cursor: 0,
             seats: [Seat::Human, Seat::Engine(0)],
+            levels: [None, None],
             time,
             clocks: Clocks::new(time),
             start_clocks: Clocks::start_values(time),
@@ -134,16 +141,31 @@ impl Game {
         &self.notes
     }
 
-    /// Sets the engine's score and depth of the last move.
+    /// Sets the engine's score and depth of the last move, and the level it played at.
     pub fn note_last(
         &mut self,
         score: Option<crate::referee::players::player::Score>,
         depth: Option<u32>,
+        level: Option<String>,
     ) {
         if let Some(n) = self.notes.last_mut() {
             n.score = score;
             n.depth = depth;
+            n.level = level;
         }
+    }
+
+    /// A side's level for the record: the one every move of the side was played at, or, before
+    /// the side has moved, `seated` (the level of who sits there now). A side whose moves were
+    /// played at several levels, or some by a person, has none: no Elo is claimed for it.
+    pub fn side_level(&self, side: Colour, seated: Option<String>) -> Option<String> {
+        let mut levels = (0..self.notes.len())
+            .filter(|&i| self.mover_of(i) == side)
+            .map(|i| &self.notes[i].level);
+        let Some(first) = levels.next() else {
+            return seated;
+        };
+        levels.all(|l| l == first).then(|| first.clone()).flatten()
     }
 
     /// Whether a clock game is played as rated games are: no engine help, and the clocks run

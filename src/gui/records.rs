@@ -15,8 +15,9 @@ use crate::rules::piece::Colour;
 /// Largest record file read (a results file is a few MB at most).
 const MAX_FILE: u64 = 32 * 1024 * 1024;
 
-/// The game as one PGN record in the referee's format.
-pub fn game_pgn(game: &Game) -> String {
+/// The game as one PGN record in the referee's format; `seated` is the level of who sits on
+/// each side now (for a side that has not moved).
+pub fn game_pgn(game: &Game, seated: [Option<String>; 2]) -> String {
     let end = game.current();
     let over = game_over(game);
     let (result, reason, text, termination) = match &over {
@@ -45,8 +46,9 @@ pub fn game_pgn(game: &Game) -> String {
         opening: position_to_string(game.start_position()),
         white_tc: tc.clone(),
         black_tc: tc,
-        white_level: None,
-        black_level: None,
+        // The referee's writer turns a level into its tags (`WhiteElo`, `WhiteLevel`).
+        white_level: game.side_level(Colour::White, seated[0].clone()),
+        black_level: game.side_level(Colour::Black, seated[1].clone()),
         result: result.to_string(),
         reason: reason.to_string(),
         reason_text: text,
@@ -217,8 +219,12 @@ mod tests {
         g.note_last(
             Some(crate::referee::players::player::Score::Cp(-25)),
             Some(7),
+            Some("UCI_Elo 1030".into()),
         );
-        let text = game_pgn(&g);
+        let text = game_pgn(&g, [None, Some("UCI_Elo 2120".into())]);
+        // Black's level is the one its moves were played at; White, a person, has none.
+        assert!(text.contains("[BlackElo \"1030\"]\n[BlackLevel \"UCI_Elo 1030\"]"));
+        assert!(!text.contains("WhiteElo") && !text.contains("WhiteLevel"));
         // Each move's own time, and the engine's score and depth when known.
         assert!(!text.contains("f5f6f7 {0.000s}"), "{text}");
         assert!(text.contains("f5f6f7 {-0.25/7 0.0"), "{text}");
@@ -251,5 +257,26 @@ mod tests {
             assert!(!valid_name(bad), "{bad}");
             assert!(read_text(Path::new("."), bad).is_err());
         }
+    }
+
+    #[test]
+    fn a_side_has_a_level_only_when_all_its_moves_had_it() {
+        let mut g = Game::new(Variant::Standard);
+        let skill = |n: u8| Some(format!("Skill Level {n}"));
+        // Before a move: the level of who sits there.
+        assert_eq!(g.side_level(Colour::Black, skill(3)), skill(3));
+        g.play_text("c5c6d6", "punct").unwrap();
+        g.note_last(None, None, skill(3));
+        g.play_text("f5f6f7", "punct").unwrap();
+        g.note_last(None, None, skill(5));
+        g.play_text("m5m6n6", "punct").unwrap();
+        g.note_last(None, None, skill(3));
+        assert_eq!(g.side_level(Colour::White, None), skill(3));
+        g.play_text("a2a3b2", "Human").unwrap();
+        // Black's moves were at level 5, then by a person: no level is claimed.
+        assert_eq!(g.side_level(Colour::Black, skill(5)), None);
+        let text = game_pgn(&g, [skill(3), None]);
+        assert!(text.contains("[WhiteLevel \"Skill Level 3\"]"), "{text}");
+        assert!(!text.contains("WhiteElo") && !text.contains("BlackLevel"));
     }
 }

@@ -90,8 +90,20 @@ impl App {
                     EngineState::Thinking => ("thinking", String::new()),
                     EngineState::Failed(d) => ("failed", d.clone()),
                 };
+                // Its levels once its options are known (`why`: why it has none).
+                let st = &e.caps.strength;
+                let levels: Vec<Value> = st
+                    .ladder()
+                    .iter()
+                    .map(|l| {
+                        json!({"step": l.step, "name": l.name, "elo": l.elo,
+                        "skill": l.skill, "label": l.label(), "option": l.option_text()})
+                    })
+                    .collect();
                 json!({"name": e.cfg.name, "state": state, "detail": detail,
-                       "multipv_max": e.caps.multipv_max, "restarts": e.restarts})
+                       "multipv_max": e.caps.multipv_max, "restarts": e.restarts,
+                       "options_known": e.caps.known, "levels": levels,
+                       "levels_why": if e.caps.known { st.why_none() } else { None }})
             })
             .collect();
         let [cw, cb] = shown.centre_count();
@@ -181,6 +193,13 @@ impl App {
         v["from_record"] = json!(self.game.from_record);
         v["pgn_games"] = json!(self.pgn_games);
         v["pgn_index"] = json!(self.pgn_index);
+        // Issue 45: each side's level (a step, null for full strength), in words for an engine
+        // seat (null for a person).
+        v["levels"] = json!(self.game.levels);
+        v["level_labels"] = json!(Colour::ALL.map(|c| match self.game.seats[c.index()] {
+            Seat::Engine(_) => Some(self.level_label(c)),
+            Seat::Human => None,
+        }));
         v
     }
 }

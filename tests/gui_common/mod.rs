@@ -2,6 +2,8 @@
 //! over `TcpStream`, and a minimal W3C WebDriver client for chromedriver.
 #![allow(dead_code)]
 
+pub mod transcript;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};

@@ -406,6 +406,7 @@ function renderHands() {
     // A long name is cut with an ellipsis; the tooltip has it in full.
     name.title = (who.you ? 'you' : who.text) + (played && played !== state.names[i] ? '; played by ' + played : '');
     renderThinking(block, i);
+    renderLevel(block, i);
     const el = $('hand-' + side);
     el.replaceChildren();
     const mine = state.can_move && state.side === side;
@@ -580,6 +581,7 @@ function render(s) {
   state = s;
   stateAt = Date.now();
   autoFlip(s);
+  restoreLevels(s);
   const key = s.version + (flipped ? 'f' : '');
   const svg = flipped ? s.svg_flipped : s.svg;
   if (key !== boardKey) {
@@ -922,6 +924,7 @@ function setup() {
     if (!v.files.length) pageMessage(v.hint || ('no PGN files in ' + v.dir + ' (start punct-gui with --results DIR)'));
   };
   setupExtras();
+  setupLevels();
   $('btn-results-load').onclick = () => {
     if (!$('results-file').value) { showMessage('no results file chosen', false); return; }
     if (!leaveGame('Replay')) return;
