@@ -28,6 +28,7 @@ mod gui_api_levels;
 mod gui_browser;
 mod gui_page;
 mod gui_page_expect;
+mod gui_page_levels;
 mod gui_page_phone;
 mod gui_page_trust;
 mod gui_play;
