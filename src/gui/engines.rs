@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, Sender, TryRecvError};
 use serde::Serialize;
 
-use crate::gui::levels::{read_strength_option, StrengthOptions};
+use crate::gui::levels::{AnnouncedOption, StrengthOptions};
 use crate::referee::players::engine_process::{EngineProcess, IoFault};
 use crate::referee::settings::EngineConfig;
 
@@ -119,24 +119,13 @@ impl Drop for EngineHandle {
 
 /// Parses `option name MultiPV type spin default 1 min 1 max 500`.
 fn read_option(line: &str, caps: &mut EngineCaps) {
-    read_strength_option(line, &mut caps.strength);
-    let words: Vec<&str> = line.split_whitespace().collect();
-    if words.first() != Some(&"option") || words.get(1) != Some(&"name") {
-        return;
-    }
-    let Some(type_at) = words.iter().position(|w| *w == "type") else {
+    let Some(o) = AnnouncedOption::parse(line) else {
         return;
     };
-    let name = words[2..type_at].join(" ");
-    if name.eq_ignore_ascii_case("MultiPV") {
-        let max = words
-            .iter()
-            .position(|w| *w == "max")
-            .and_then(|i| words.get(i + 1))
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(1);
-        caps.multipv_max = Some(max);
-    } else if name.eq_ignore_ascii_case("Variant") {
+    caps.strength.read(&o);
+    if o.name.eq_ignore_ascii_case("MultiPV") {
+        caps.multipv_max = Some(o.max.and_then(|m| u32::try_from(m).ok()).unwrap_or(1));
+    } else if o.name.eq_ignore_ascii_case("Variant") {
         caps.has_variant = true;
     }
 }

@@ -58,31 +58,41 @@ impl Level {
     }
 }
 
-/// Reads one `option name ...` line of the handshake into `s` (other options are ignored).
-pub fn read_strength_option(line: &str, s: &mut StrengthOptions) {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    if words.first() != Some(&"option") || words.get(1) != Some(&"name") {
-        return;
+/// One `option name NAME type KIND ... min A max B` line of an engine's handshake.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AnnouncedOption {
+    pub name: String,
+    pub kind: String,
+    pub min: Option<i64>,
+    pub max: Option<i64>,
+}
+
+impl AnnouncedOption {
+    /// The option a line announces (None for any other line).
+    pub fn parse(line: &str) -> Option<AnnouncedOption> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if words.first() != Some(&"option") || words.get(1) != Some(&"name") {
+            return None;
+        }
+        let type_at = words.iter().position(|w| *w == "type")?;
+        let number = |key: &str| -> Option<i64> {
+            let i = words[type_at..].iter().position(|w| *w == key)?;
+            words.get(type_at + i + 1)?.parse().ok()
+        };
+        Some(AnnouncedOption {
+            name: words[2..type_at].join(" "),
+            kind: words.get(type_at + 1).copied().unwrap_or("").to_string(),
+            min: number("min"),
+            max: number("max"),
+        })
     }
-    let Some(type_at) = words.iter().position(|w| *w == "type") else {
-        return;
-    };
-    let name = words[2..type_at].join(" ");
-    let number = |key: &str| -> Option<i64> {
-        let i = words[type_at..].iter().position(|w| *w == key)?;
-        words.get(type_at + i + 1)?.parse().ok()
-    };
-    let kind = words.get(type_at + 1).copied().unwrap_or("");
-    let range = match (number("min"), number("max")) {
-        (Some(lo), Some(hi)) if kind == "spin" && lo <= hi => Some((lo, hi)),
-        _ => None,
-    };
-    if name.eq_ignore_ascii_case("UCI_LimitStrength") {
-        s.limit_strength = kind == "check";
-    } else if name.eq_ignore_ascii_case("UCI_Elo") {
-        s.elo = range;
-    } else if name.eq_ignore_ascii_case("Skill Level") {
-        s.skill = range.filter(|(lo, hi)| hi > lo);
+
+    /// Its `min` and `max`, for a spin whose range is not empty.
+    fn spin_range(&self) -> Option<(i64, i64)> {
+        match (self.min, self.max) {
+            (Some(lo), Some(hi)) if self.kind == "spin" && lo <= hi => Some((lo, hi)),
+            _ => None,
+        }
     }
 }
 
@@ -107,6 +117,17 @@ fn spread(lo: i64, hi: i64, grain: i64) -> Vec<i64> {
 }
 
 impl StrengthOptions {
+    /// Takes in one announced option (other options are ignored).
+    pub fn read(&mut self, o: &AnnouncedOption) {
+        if o.name.eq_ignore_ascii_case("UCI_LimitStrength") {
+            self.limit_strength = o.kind == "check";
+        } else if o.name.eq_ignore_ascii_case("UCI_Elo") {
+            self.elo = o.spin_range();
+        } else if o.name.eq_ignore_ascii_case("Skill Level") {
+            self.skill = o.spin_range().filter(|(lo, hi)| hi > lo);
+        }
+    }
+
     /// Whether it plays by Elo (both options of Stockfish's pair are there).
     fn by_elo(&self) -> bool {
         self.limit_strength && self.elo.is_some()
@@ -190,8 +211,8 @@ mod tests {
 
     fn read(lines: &[&str]) -> StrengthOptions {
         let mut s = StrengthOptions::default();
-        for l in lines {
-            read_strength_option(l, &mut s);
+        for o in lines.iter().filter_map(|l| AnnouncedOption::parse(l)) {
+            s.read(&o);
         }
         s
     }
