@@ -183,6 +183,38 @@ fn a_level_replays_its_moves_from_its_seed_and_another_seed_varies_them() {
     }
 }
 
+/// A level's move at `skill` under a clock of `time_left` with `increment`.
+fn pick_on_clock(pos: &Position, skill: f64, time_left: Duration, increment: Duration) -> Move {
+    let mut s = Searcher::new(8);
+    s.set_seed(3);
+    let limits = Limits {
+        time_left: Some(time_left),
+        increment,
+        move_overhead: Duration::from_millis(10),
+        level: level(skill),
+        ..Limits::default()
+    };
+    let r = s.search(pos, &limits, &SearchControl::default(), &mut |_| {});
+    r.best.expect("a move")
+}
+
+#[test]
+fn a_level_plays_the_same_moves_at_every_time_control_its_budget_fits_in() {
+    // A level is bound by depth or nodes, never by the clock it is given (when the clock
+    // leaves it room): its Elo does not depend on the control (docs/levels.md).
+    let positions = midgame(6);
+    let secs = Duration::from_secs;
+    for skill in [2.0, 14.0, 15.0, 16.0, 17.0, 19.0] {
+        for p in &positions {
+            let quick = pick_on_clock(p, skill, secs(10), Duration::from_millis(100));
+            let slow = pick_on_clock(p, skill, secs(600), secs(5));
+            let fixed = pick(p, skill, 3, 5_000).0;
+            assert_eq!(quick, slow, "skill {skill} on {p}");
+            assert_eq!(quick, fixed, "skill {skill} on {p}");
+        }
+    }
+}
+
 /// After `mv` the opponent has not won (a last drop may end the game in a draw) and cannot
 /// win at once.
 fn holds(pos: &Position, mv: Move) -> bool {

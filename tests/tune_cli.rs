@@ -507,3 +507,26 @@ fn order_label_reads_referee_journals() {
         "{text}"
     );
 }
+
+#[test]
+fn gen_plays_a_strength_level_passed_as_an_option() {
+    let dir = tmpdir("tune-cli-gen-level");
+    let data = dir.join("d.bin");
+    let engine = format!("cmd={ENGINE}");
+    let (code, out, err) = tune(&[
+        "gen",
+        "-engine",
+        &engine,
+        "option.UCI_LimitStrength=true",
+        "option.UCI_Elo=700",
+        "depth=2",
+        "-out",
+        data.to_str().unwrap(),
+        "-games",
+        "2",
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("Level: a  UCI_Elo 700"), "{out}");
+    let games = std::fs::read_to_string(dir.join("d.bin.games.jsonl")).unwrap();
+    assert!(games.contains("\"white_level\":\"UCI_Elo 700\""), "{games}");
+}

@@ -20,7 +20,7 @@
 # Environment: TC (the control, as the referee's -each takes it: st=0.1), GAMES (games per
 # pair one step apart: 200; TOP_GAMES, 300, for the pairs from L12 up, whose ratings lie
 # furthest from the anchors), SKIP_GAMES (two steps apart: 100), FAR_GAMES (levels five steps
-# apart: 100), ANCHOR_GAMES (each anchor pair: 100), SRAND (7000), CONCURRENCY (the cores),
+# apart: 100), ANCHOR_GAMES (each anchor pair: 100; a count of 0 leaves those pairs out), SRAND (7000), CONCURRENCY (the cores),
 # ENGINE (target/release/punct), REFEREE (target/release/punct-referee), ANCHORS (the fixed
 # ratings, "greedy=1000 safe=..."), EXCLUDE (pairs to leave out, a grep -E pattern on their
 # names, e.g. 'full|L19' to play the untimed pairs first on a busy machine), TOP (the highest
@@ -32,7 +32,7 @@ out=${1:?usage: calibrate-levels.sh OUT [--merge]}
 root=$(cd "$(dirname "$0")/.." && pwd)
 referee=${REFEREE:-$root/target/release/punct-referee}
 engine=${ENGINE:-$root/target/release/punct}
-anchors=${ANCHORS:-greedy=1000 safe=300}
+anchors=${ANCHORS:-greedy=1000 safe=200}
 mkdir -p "$out"
 
 for f in "$referee" "$engine"; do
@@ -105,7 +105,7 @@ pairs() {
   done
 }
 
-pairs | { if [ -n "${EXCLUDE:-}" ]; then grep -Ev "^($EXCLUDE) |^[^ ]+ ($EXCLUDE) " || true; else cat; fi; } > "$out/pairs.txt"
+pairs | awk '$3 > 0' | { if [ -n "${EXCLUDE:-}" ]; then grep -Ev "^($EXCLUDE) |^[^ ]+ ($EXCLUDE) " || true; else cat; fi; } > "$out/pairs.txt"
 n=0
 while read -r a b count; do
   n=$((n + 1))

@@ -254,6 +254,8 @@ pub fn steps_table(rows: &[Row], games: &Games) -> String {
                     Some(e) if e.elo.is_finite() && e.error.is_finite() => {
                         format!("{:+.0} ± {:.0}", e.elo, e.error)
                     }
+                    // A score near 0 or 1 leaves the interval without a bound.
+                    Some(e) if e.elo.is_finite() => format!("{:+.0} ± inf", e.elo),
                     Some(e) => format!("{:+}", e.elo),
                     None => "-".into(),
                 }
@@ -386,4 +388,54 @@ fn parse_ratings(args: &[String]) -> Result<Option<RatingsConfig>, String> {
         return Err("-ratings needs at least one -anchor NAME=ELO".into());
     }
     Ok(Some(cfg))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(name: &str, claimed: f64) -> Row {
+        Row {
+            name: name.into(),
+            claimed: Some(claimed),
+            measured: None,
+            error: None,
+            games: 0,
+            score: 0.0,
+            anchor: false,
+        }
+    }
+
+    #[test]
+    fn a_one_sided_pair_reads_as_an_unbounded_interval_and_steps_are_counted() {
+        // 57 wins, 3 draws: the interval has no upper bound; 6-4 in the other pair.
+        let mut games = Vec::new();
+        for i in 0..60 {
+            let (white, black, up) = if i % 2 == 0 { (1, 0, 1.0) } else { (0, 1, 0.0) };
+            games.push(RatedGame {
+                white,
+                black,
+                white_points: if i < 3 { 0.5 } else { up },
+            });
+        }
+        for i in 0..10 {
+            games.push(RatedGame {
+                white: 2,
+                black: 1,
+                white_points: if i < 6 { 1.0 } else { 0.0 },
+            });
+        }
+        let games = Games {
+            names: vec!["L0".into(), "L1".into(), "L2".into()],
+            games,
+        };
+        let rows = [row("L0", 400.0), row("L1", 800.0), row("L2", 880.0)];
+        let table = steps_table(&rows, &games);
+        let one_sided = table.lines().find(|l| l.starts_with("| L1 - L0")).unwrap();
+        assert!(one_sided.contains("57-0-3 (97.5 %)"), "{table}");
+        assert!(one_sided.ends_with(" ± inf |"), "{table}");
+        let step = table.lines().find(|l| l.starts_with("| L2 - L1")).unwrap();
+        assert!(step.contains("| +80 | 6-4-0 (60.0 %) | 10 |"), "{table}");
+        assert!(table.contains("Steps won (each level against the next one down): 2 of 2."));
+    }
 }
