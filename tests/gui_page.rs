@@ -21,10 +21,10 @@ use punct::{Position, Variant};
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
 
-const LONG: Duration = Duration::from_secs(20);
+pub(crate) const LONG: Duration = Duration::from_secs(20);
 
 /// The lock, a GUI with `args` and a browser; None when Chromium is missing (skipped).
-fn start(args: &[&str]) -> Option<(MutexGuard<'static, ()>, Gui, Browser)> {
+pub(crate) fn start(args: &[&str]) -> Option<(MutexGuard<'static, ()>, Gui, Browser)> {
     let one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let (chromium, driver) = browser_programs()?;
     let gui = Gui::start(args);
@@ -33,7 +33,7 @@ fn start(args: &[&str]) -> Option<(MutexGuard<'static, ()>, Gui, Browser)> {
 }
 
 /// Both seats human (no engine moves by itself after a load).
-fn humans(gui: &Gui) {
+pub(crate) fn humans(gui: &Gui) {
     post_ok(
         gui,
         "/api/setup",
@@ -41,14 +41,14 @@ fn humans(gui: &Gui) {
     );
 }
 
-fn post_ok(gui: &Gui, path: &str, body: Value) -> Value {
+pub(crate) fn post_ok(gui: &Gui, path: &str, body: Value) -> Value {
     let r = gui.post(path, &body);
     assert_eq!(r.status, 200, "{path} {body}: {}", r.text());
     r.json()
 }
 
 /// A Chromium DevTools command through chromedriver.
-fn cdp(b: &Browser, cmd: &str, params: Value) {
+pub(crate) fn cdp(b: &Browser, cmd: &str, params: Value) {
     b.call(
         "POST",
         &format!("/session/{}/goog/cdp/execute", b.session()),
@@ -57,7 +57,7 @@ fn cdp(b: &Browser, cmd: &str, params: Value) {
 }
 
 /// A phone: 390x844 CSS pixels, a touch screen (coarse pointer, no hover).
-fn phone(b: &Browser) {
+pub(crate) fn phone(b: &Browser) {
     cdp(
         b,
         "Emulation.setDeviceMetricsOverride",
@@ -70,12 +70,12 @@ fn phone(b: &Browser) {
     );
 }
 
-fn laptop(b: &Browser) {
+pub(crate) fn laptop(b: &Browser) {
     b.set_window(1366, 768);
 }
 
 /// The first `n` moves of a seeded random game (not finished by then).
-fn random_moves(seed: u64, n: usize, variant: Variant) -> Vec<String> {
+pub(crate) fn random_moves(seed: u64, n: usize, variant: Variant) -> Vec<String> {
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
     'game: loop {
         let mut p = Position::new(variant);
@@ -95,19 +95,19 @@ fn random_moves(seed: u64, n: usize, variant: Variant) -> Vec<String> {
     }
 }
 
-const GHOST: &str =
+pub(crate) const GHOST: &str =
     "const g = document.querySelector('#overlay .ghost'); return g && g.dataset.placement";
 
 /// A space where the selected kind has more than one legal placement.
-const TURNABLE: &str = "if (!sel.kind) return null; const by = {}; \
+pub(crate) const TURNABLE: &str = "if (!sel.kind) return null; const by = {}; \
     for (const p of state.legal.drops[sel.kind]) { const c = p.match(/[a-q]\\d{1,2}/g)[0]; by[c] = (by[c] || 0) + 1; } \
     return Object.keys(by).find((c) => by[c] > 1)";
 
-fn cell_css(cell: &Value) -> String {
+pub(crate) fn cell_css(cell: &Value) -> String {
     format!("#board svg polygon[data-cell='{}']", cell.as_str().unwrap())
 }
 
-fn text_of(b: &Browser, id: &str) -> String {
+pub(crate) fn text_of(b: &Browser, id: &str) -> String {
     b.js(&format!(
         "const e = document.getElementById('{id}'); return e ? e.textContent : ''"
     ))
@@ -117,7 +117,7 @@ fn text_of(b: &Browser, id: &str) -> String {
 }
 
 /// Is the element shown (laid out, not hidden)?
-fn shown(b: &Browser, id: &str) -> bool {
+pub(crate) fn shown(b: &Browser, id: &str) -> bool {
     b.js(&format!(
         "const e = document.getElementById('{id}'); return !!e && !e.hidden && e.getClientRects().length > 0"
     )) == Value::Bool(true)
@@ -131,6 +131,8 @@ fn on_a_phone_the_page_stays_still_and_play_stays_in_sight() {
         return;
     };
     let moves = random_moves(7, 24, Variant::Standard);
+    // Engine help in this clock game: the analysis is looked at below (issue 46).
+    post_ok(&gui, "/api/new", json!({"help": true}));
     post_ok(&gui, "/api/load", json!({"text": moves.join(" ")}));
     post_ok(
         &gui,
@@ -192,7 +194,7 @@ fn on_a_phone_the_page_stays_still_and_play_stays_in_sight() {
     let g = b.js(
         "const m = document.getElementById('moves'); const c = m.querySelector('.cur').getBoundingClientRect(); \
          const r = m.getBoundingClientRect(); \
-         return {y: window.scrollY, top: m.scrollTop, inside: c.top >= r.top - 1 && c.bottom <= r.bottom + 1}",
+         return {y: window.scrollY, top: m.scrollTop + m.scrollLeft, inside: c.top >= r.top - 1 && c.bottom <= r.bottom + 1 && c.left >= r.left - 1 && c.right <= r.right + 1}",
     );
     b.screenshot(&artifacts().join("10-phone.png"));
     assert_eq!(g["y"], 0, "the page scrolled by itself: {g}");

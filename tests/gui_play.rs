@@ -163,14 +163,26 @@ fn browsing_on_a_human_turn_is_charged_its_wall_time() {
     assert!(clocks(&gui.state())[1] <= 60_000 - 300);
 }
 
-/// Undo after a loss on time: the clocks get back what they had at the position returned to,
-/// and the game goes on (it used to come back with 0:00 and lose again at once).
+/// Undo after a loss on time in a game with help: the clocks get back what they had at the
+/// position returned to, and the game goes on (it used to come back with 0:00 and lose again
+/// at once). Without help the loss stands (issue 46: takebacks give no time back).
 #[test]
 fn undo_after_a_loss_on_time_gives_the_clock_back() {
     let gui = gui_with_mocks(&[&[]]);
     gui.post(
         "/api/new",
-        &json!({"white": "human", "black": "human", "time": {"base": 1500, "inc": 0}}),
+        &json!({"white": "human", "black": "human", "time": {"base": 300, "inc": 0}}),
+    );
+    gui.post("/api/move", &json!({"move": "c5c6d6"}));
+    gui.wait_state(Duration::from_secs(20), "Black's flag", |s| {
+        s["game_over"]["reason"] == "time"
+    });
+    let r = gui.post("/api/undo", &json!({}));
+    assert_eq!(r.status, 409, "{}", r.text());
+    assert!(r.text().contains("no time back"), "{}", r.text());
+    gui.post(
+        "/api/new",
+        &json!({"white": "human", "black": "human", "time": {"base": 1500, "inc": 0}, "help": true}),
     );
     gui.post("/api/move", &json!({"move": "c5c6d6"}));
     gui.post("/api/move", &json!({"move": "f5f6f7"}));

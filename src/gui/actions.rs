@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use crate::gui::app::{seat_name, App};
 use crate::gui::game::{read_position, Ending, Seat, TimeSetting};
+use crate::gui::levels::LEVEL_NAMES;
 use crate::gui::records;
 use crate::referee::settings::EngineConfig;
 use crate::rules::piece::Colour;
@@ -77,19 +78,30 @@ impl App {
         ];
         let time = match req.get("time") {
             Some(t) => parse_time(t)?,
-            None => self.game.time,
+            None => self.next_time.unwrap_or(self.game.time),
         };
+        let help = match req.get("help") {
+            None | Some(Value::Null) => self.game.help,
+            Some(h) => h.as_bool().ok_or("help is true or false")?,
+        };
+        let levels = parse_levels(req.get("levels"))?.unwrap_or(self.game.levels);
         let start = match req.get("start").and_then(Value::as_str) {
             Some(p) if !p.trim().is_empty() => read_position(p, variant)?,
             _ => Position::new(variant),
         };
         self.stop_search();
         self.game.seats = seats;
+        self.game.levels = levels;
+        self.start_seated_engines();
         self.game.time = time;
+        self.game.help = help;
+        self.next_time = None;
         self.seat_names();
         self.game.reset(start);
+        self.game.from_record = false;
         self.set_paused(false);
         self.analysis.on = false;
+        self.forget_other_games();
         self.message = format!(
             "new {} game: {} vs {}",
             variant.name(),
@@ -98,6 +110,26 @@ impl App {
         );
         self.changed();
         Ok(())
+    }
+
+    /// A new game or a load: the review and the games of a loaded file are of another game.
+    fn forget_other_games(&mut self) {
+        if let Some(r) = self.review.take() {
+            r.cancel.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+        self.pgn_games.clear();
+    }
+
+    /// Why engine help (analysis, hint, review) is refused now, if it is: a clock game with a
+    /// human player, going on (not a record replayed), without help chosen for it.
+    pub fn help_refused(&self) -> Option<String> {
+        // A record replayed is no game being played.
+        let human = self.game.seats.contains(&Seat::Human) && !self.game.from_record;
+        (human && self.game.rated_clock() && self.game.in_progress()).then(|| {
+            "no engine help during a clock game: tick \"help\" before New game to allow \
+             analysis, hints and takebacks that give the time back (the PGN records it)"
+                .to_string()
+        })
     }
 
     /// The names on the hands: who sits on each side.
@@ -118,10 +150,28 @@ impl App {
             self.parse_seat(req.get("black"))?
                 .unwrap_or(self.game.seats[1]),
         ];
+        let levels = parse_levels(req.get("levels"))?;
+        let mut note = None;
         if let Some(t) = req.get("time") {
             let t = parse_time(t)?;
-            if t != self.game.time {
+            let clock = |t: TimeSetting| matches!(t, TimeSetting::Clock { .. });
+            if t == self.game.time {
+                self.next_time = None;
+            } else if (clock(t) || clock(self.game.time))
+                && self.game.in_progress()
+                && !self.game.from_record
+            {
+                // The running clocks stay: a change of the clock is for the next game (a record
+                // replayed has no clocks to keep: playing on from it takes the new one).
+                self.next_time = Some(t);
+                note = Some(format!(
+                    "the time {} is for the next game (New game); this game keeps {}",
+                    t.text(),
+                    self.game.time.text()
+                ));
+            } else {
                 self.game.time = t;
+                self.next_time = None;
                 self.game.reset_clocks();
             }
         }
@@ -133,6 +183,26 @@ impl App {
                 self.set_paused(false);
             }
             self.message = format!("{} vs {}", self.game.names[0], self.game.names[1]);
+        }
+        if let Some(levels) = levels.filter(|l| *l != self.game.levels) {
+            // At once, from the engine's next search (a search under way starts again).
+            self.game.levels = levels;
+            let names: Vec<String> = Colour::ALL
+                .iter()
+                .filter(|&&c| matches!(self.game.seats[c.index()], Seat::Engine(_)))
+                .map(|&c| format!("{} {}", c.name(), self.level_label(c)))
+                .collect();
+            if !names.is_empty() {
+                self.message = format!("level: {}", names.join(", "));
+            }
+        }
+        self.start_seated_engines();
+        if let Some(n) = note {
+            self.message = n;
+        }
+        if self.analysis.on && self.help_refused().is_some() {
+            self.analysis.on = false;
+            self.set_paused(self.paused_before_analysis);
         }
         self.changed();
         Ok(())
@@ -147,7 +217,13 @@ impl App {
         let dropped = self.game.moves().len() - self.game.cursor();
         self.stop_search();
         self.game.truncate();
+        // A new game from this position: its time applies at once.
+        if let Some(t) = req.get("time") {
+            self.game.time = parse_time(t)?;
+            self.next_time = None;
+        }
         self.game.reset_clocks();
+        self.game.from_record = false;
         self.analysis.on = false;
         self.set_paused(false);
         self.act_setup(req)?;
@@ -166,6 +242,31 @@ impl App {
         );
         self.changed_view();
         Ok(())
+    }
+
+    /// Engines seated start at once, so that the page learns their levels before they play.
+    fn start_seated_engines(&mut self) {
+        for s in self.game.seats {
+            if let Seat::Engine(i) = s {
+                self.start_engine(i);
+            }
+        }
+    }
+
+    /// A side's level in words: `Club · Elo 1250`, `full strength`.
+    pub(crate) fn level_label(&self, side: Colour) -> String {
+        if let Some(l) = self.seat_level(side) {
+            return l.label();
+        }
+        let known = match self.game.seats[side.index()] {
+            Seat::Engine(i) => self.engines.get(i).is_some_and(|e| e.caps.known),
+            Seat::Human => true,
+        };
+        match self.game.levels[side.index()] {
+            // Its Elo is known once the engine has started.
+            Some(step) if !known => LEVEL_NAMES[step as usize - 1].to_string(),
+            _ => "full strength".into(),
+        }
     }
 
     pub(crate) fn engine_cfgs(&self) -> Vec<EngineConfig> {
@@ -200,6 +301,9 @@ impl App {
         }
         if on && self.engines.is_empty() {
             return Err("no engine is configured".into());
+        }
+        if let Some(why) = self.help_refused().filter(|_| on) {
+            return Err(why);
         }
         if on && !self.analysis.on {
             // Analysis takes the board: engines do not move meanwhile.
@@ -264,8 +368,9 @@ impl App {
         Ok(())
     }
 
-    /// Loads a game from text: PGN, a position string, or a move list from the start.
-    pub fn act_load(&mut self, text: &str) -> Result<(), String> {
+    /// Loads a game from text: PGN (game `index` of several, else the first), a position
+    /// string, or a move list from the start. Errors quote a short excerpt of the text.
+    pub fn act_load(&mut self, text: &str, index: Option<usize>) -> Result<(), String> {
         let text = text.trim();
         if text.is_empty() {
             return Err("nothing to load".into());
@@ -273,8 +378,33 @@ impl App {
         let variant = self.game.variant();
         if text.starts_with('[') || text.contains("{") {
             let games = crate::referee::records::pgn::read_games(text);
-            let g = games.first().ok_or("no complete game in the PGN text")?;
-            return self.load_pgn_game(g);
+            if games.is_empty() {
+                return Err(format!(
+                    "no complete game in the PGN text {}",
+                    excerpt(text)
+                ));
+            }
+            let i = index.unwrap_or(0);
+            let g = games.get(i).ok_or_else(|| {
+                format!("the PGN text has {} games, not game {}", games.len(), i + 1)
+            })?;
+            self.load_pgn_game(g).map_err(|e| clip(&e, 200))?;
+            if games.len() > 1 {
+                self.pgn_games = records::game_summaries(&games);
+                self.message = format!(
+                    "this PGN holds {} games: game {} of {} loaded ({} vs {}, {}); choose another \
+                     in the list under Load",
+                    games.len(),
+                    i + 1,
+                    games.len(),
+                    self.game.names[0],
+                    self.game.names[1],
+                    g.result.as_deref().unwrap_or("*")
+                );
+                self.pgn_index = i;
+                self.changed_view();
+            }
+            return Ok(());
         }
         let result = match read_position(text, variant) {
             Ok(p) => self.game.load(p, &[], ["", ""]),
@@ -286,7 +416,15 @@ impl App {
                     .collect();
                 self.game
                     .load(Position::new(variant), &moves, ["", ""])
-                    .map_err(|e| format!("neither a position ({pos_err}) nor a move list ({e})"))
+                    .map_err(|e| {
+                        let pos_err = pos_err.replace(text, "the text");
+                        format!(
+                            "{} is neither a position ({}) nor a move list ({})",
+                            excerpt(text),
+                            clip(&pos_err, 120),
+                            clip(&e, 160)
+                        )
+                    })
             }
         };
         result?;
@@ -327,6 +465,9 @@ impl App {
         self.stop_search();
         self.analysis.on = false;
         self.set_paused(true);
+        self.forget_other_games();
+        self.next_time = None;
+        self.game.from_record = true;
         self.message = what.to_string();
         self.changed();
     }
@@ -340,8 +481,60 @@ impl App {
     }
 }
 
+/// A short, printable excerpt of a text for a message: its first 40 characters (control
+/// characters and undecodable bytes shown as `·`) and its length when cut.
+pub fn excerpt(text: &str) -> String {
+    let n = text.chars().count();
+    let shown: String = text.chars().take(40).map(printable).collect();
+    if n > 40 {
+        format!("'{shown}…' ({n} characters)")
+    } else {
+        format!("'{shown}'")
+    }
+}
+
+fn printable(c: char) -> char {
+    if c.is_control() || c == '\u{FFFD}' {
+        '·'
+    } else {
+        c
+    }
+}
+
+/// A message cut to `max` characters, printable.
+pub fn clip(text: &str, max: usize) -> String {
+    let mut s: String = text.chars().take(max).map(printable).collect();
+    if text.chars().count() > max {
+        s.push('…');
+    }
+    s
+}
+
 /// The time setting of a request: `{"movetime": ms}` or `{"base": ms, "inc": ms}`. Errors
 /// say in words which field is wrong (the page shows them as they are).
+/// `"levels": [white, black]`, each a step 1..=8 of the level names or null (full strength).
+fn parse_levels(v: Option<&Value>) -> Result<Option<[Option<u8>; 2]>, String> {
+    let Some(v) = v.filter(|v| !v.is_null()) else {
+        return Ok(None);
+    };
+    let bad = || {
+        format!(
+            "levels are [white, black], each null (full strength) or 1..{} ({}), not {v}",
+            LEVEL_NAMES.len(),
+            LEVEL_NAMES.join(", ")
+        )
+    };
+    let a = v.as_array().filter(|a| a.len() == 2).ok_or_else(bad)?;
+    let one = |x: &Value| match x {
+        Value::Null => Ok(None),
+        x => match x.as_u64() {
+            Some(n) if (1..=LEVEL_NAMES.len() as u64).contains(&n) => Ok(Some(n as u8)),
+            _ => Err(bad()),
+        },
+    };
+    Ok(Some([one(&a[0])?, one(&a[1])?]))
+}
+
 pub fn parse_time(t: &Value) -> Result<TimeSetting, String> {
     // Milliseconds: a whole number (a float is rounded); None for anything else.
     let ms = |v: &Value| {

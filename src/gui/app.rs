@@ -14,8 +14,10 @@ use serde_json::{json, Value};
 use crate::gui::engines::{EngineCaps, EngineCmd, EngineEvent, EngineHandle, EngineState};
 use crate::gui::game::{Game, Seat};
 use crate::gui::info::parse_info;
+use crate::gui::levels::{is_strength_option, Level};
 use crate::gui::records;
 use crate::referee::settings::EngineConfig;
+use crate::rules::piece::Colour;
 use crate::rules::position::Variant;
 
 /// Most event-stream subscribers at once (tabs); more are refused.
@@ -83,10 +85,18 @@ pub struct App {
     pub(crate) boot: u64,
     /// The last score and depth of the engine searching its move (for the PGN record).
     move_info: (Option<crate::referee::players::player::Score>, Option<u32>),
+    /// The level the engine searching its move plays at (for the record), as the PGN names it.
+    move_level: Option<String>,
     /// The engine's best move for a position (the hint button), as JSON.
     pub hint: Option<Value>,
     /// The review of the game (evaluation of every position), when one was asked for.
     pub review: Option<Review>,
+    /// A clock or time chosen while a game goes on: for the next game.
+    pub(crate) next_time: Option<crate::gui::game::TimeSetting>,
+    /// The games of the PGN text loaded last, when it held several (to choose another), and
+    /// the one loaded.
+    pub(crate) pgn_games: Vec<Value>,
+    pub(crate) pgn_index: usize,
 }
 
 /// A game review running or done in its own thread (`src/referee/review.rs`).
@@ -163,14 +173,35 @@ impl App {
             results_dir,
             boot: (now_ms() as u64) ^ u64::from(std::process::id()) << 40,
             move_info: (None, None),
+            move_level: None,
             hint: None,
             review: None,
+            next_time: None,
+            pgn_games: Vec::new(),
+            pgn_index: 0,
         };
         (app, rx)
     }
 
-    pub fn engine_config(&self, i: usize) -> Option<EngineConfig> {
-        self.engines.get(i).map(|e| e.cfg.clone())
+    /// Engine `i`'s configuration for the review and the hint, which always play at full
+    /// strength: its level options are left out and, when its option list is known, turned
+    /// off explicitly.
+    pub fn full_strength_config(&self, i: usize) -> Option<EngineConfig> {
+        let slot = self.engines.get(i)?;
+        let mut cfg = slot.cfg.clone();
+        cfg.options.retain(|(n, _)| !is_strength_option(n));
+        cfg.options.extend(slot.caps.strength.setoptions(None));
+        Some(cfg)
+    }
+
+    /// The level an engine seated on `side` plays at (None: a person, full strength, or an
+    /// engine without levels or not started yet).
+    pub(crate) fn seat_level(&self, side: Colour) -> Option<Level> {
+        let Seat::Engine(i) = self.game.seats[side.index()] else {
+            return None;
+        };
+        let step = self.game.levels[side.index()];
+        self.engines.get(i)?.caps.strength.level(step)
     }
 
     pub fn engine_names(&self) -> Vec<String> {
@@ -284,12 +315,14 @@ impl App {
             Purpose::Analysis => ("go infinite".to_string(), None),
             Purpose::Move(_) => (self.game.go_command(), Some(self.game.think_limit())),
         };
+        // Options before the search: the variant, the lines, the level (a move plays at its
+        // seat's level; analysis, like the hint and the review, at full strength).
+        let mut options = Vec::new();
         let slot = &self.engines[engine];
-        let Some(h) = &slot.handle else { return };
         if slot.caps.has_variant {
-            h.send(EngineCmd::SetOption(
-                "Variant".into(),
-                self.game.variant().name().into(),
+            options.push((
+                "Variant".to_string(),
+                self.game.variant().name().to_string(),
             ));
         }
         if let Some(max) = slot.caps.multipv_max {
@@ -297,11 +330,19 @@ impl App {
                 Purpose::Analysis => self.analysis.multipv.clamp(1, max),
                 Purpose::Move(_) => 1,
             };
-            h.send(EngineCmd::SetOption("MultiPV".into(), n.to_string()));
+            options.push(("MultiPV".to_string(), n.to_string()));
         }
+        let level = match purpose {
+            Purpose::Move(_) => self.seat_level(self.game.game_side()),
+            Purpose::Analysis => None,
+        };
+        options.extend(slot.caps.strength.setoptions(level.as_ref()));
+        let Some(h) = &slot.handle else { return };
         self.move_info = (None, None);
+        self.move_level = level.map(|l| l.option_text());
         h.send(EngineCmd::Go {
             id,
+            options,
             position: self.game.position_command(at),
             go,
             limit,
@@ -404,7 +445,11 @@ impl App {
                         match played {
                             Ok(_) => {
                                 self.message.clear();
-                                self.game.note_last(self.move_info.0, self.move_info.1);
+                                self.game.note_last(
+                                    self.move_info.0,
+                                    self.move_info.1,
+                                    self.move_level.clone(),
+                                );
                             }
                             Err(e) => {
                                 self.set_paused(true);
@@ -448,7 +493,8 @@ impl App {
     }
 
     pub fn pgn_text(&self) -> String {
-        records::game_pgn(&self.game)
+        let seated = Colour::ALL.map(|c| self.seat_level(c).map(|l| l.option_text()));
+        records::game_pgn(&self.game, seated)
     }
 
     // ----- the event stream -----

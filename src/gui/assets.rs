@@ -16,9 +16,20 @@ pub const APP_JS: &str = concat!(
     "\n",
     include_str!("assets/extras.js"),
     "\n",
+    include_str!("assets/watch.js"),
+    "\n",
+    include_str!("assets/levels.js"),
+    "\n",
     include_str!("assets/start.js"),
 );
-const SCRIPT_PARTS: [&str; 4] = ["app.js", "review.js", "extras.js", "start.js"];
+const SCRIPT_PARTS: [&str; 6] = [
+    "app.js",
+    "review.js",
+    "extras.js",
+    "watch.js",
+    "levels.js",
+    "start.js",
+];
 
 /// The text served for `name` (`index.html`, `app.js` or `style.css`).
 pub fn served(name: &str) -> Cow<'static, str> {

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, Sender, TryRecvError};
 use serde::Serialize;
 
+use crate::gui::levels::{AnnouncedOption, StrengthOptions};
 use crate::referee::players::engine_process::{EngineProcess, IoFault};
 use crate::referee::settings::EngineConfig;
 
@@ -21,16 +22,17 @@ pub const STOP_GRACE: Duration = Duration::from_secs(3);
 /// Commands to an engine's thread.
 #[derive(Debug)]
 pub enum EngineCmd {
-    /// Search: `position`, then `go`; `limit` is how long it may take (None: until `stop`).
+    /// Search: the `options` that differ from what the engine has (then `isready`, its
+    /// `readyok` awaited), `position`, then `go`; `limit` is how long it may take (None: until
+    /// `stop`).
     Go {
         id: u64,
+        options: Vec<(String, String)>,
         position: String,
         go: String,
         limit: Option<Duration>,
     },
     Stop,
-    /// `setoption name N value V` (between searches).
-    SetOption(String, String),
     Quit,
 }
 
@@ -53,6 +55,10 @@ pub struct EngineCaps {
     /// The largest `MultiPV`, when the engine has the option.
     pub multipv_max: Option<u32>,
     pub has_variant: bool,
+    /// The options for strength levels (`UCI_Elo`, `Skill Level`...).
+    pub strength: StrengthOptions,
+    /// The handshake was read (a failed or unstarted engine's options are not known).
+    pub known: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -113,23 +119,13 @@ impl Drop for EngineHandle {
 
 /// Parses `option name MultiPV type spin default 1 min 1 max 500`.
 fn read_option(line: &str, caps: &mut EngineCaps) {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    if words.first() != Some(&"option") || words.get(1) != Some(&"name") {
-        return;
-    }
-    let Some(type_at) = words.iter().position(|w| *w == "type") else {
+    let Some(o) = AnnouncedOption::parse(line) else {
         return;
     };
-    let name = words[2..type_at].join(" ");
-    if name.eq_ignore_ascii_case("MultiPV") {
-        let max = words
-            .iter()
-            .position(|w| *w == "max")
-            .and_then(|i| words.get(i + 1))
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(1);
-        caps.multipv_max = Some(max);
-    } else if name.eq_ignore_ascii_case("Variant") {
+    caps.strength.read(&o);
+    if o.name.eq_ignore_ascii_case("MultiPV") {
+        caps.multipv_max = Some(o.max.and_then(|m| u32::try_from(m).ok()).unwrap_or(1));
+    } else if o.name.eq_ignore_ascii_case("Variant") {
         caps.has_variant = true;
     }
 }
@@ -155,7 +151,37 @@ fn handshake(p: &mut EngineProcess, cfg: &EngineConfig) -> Result<EngineCaps, St
     p.send("isready").map_err(|f| fault(f, "readyok"))?;
     p.wait_for("readyok", Instant::now() + HANDSHAKE, |_| {})
         .map_err(|f| fault(f, "readyok"))?;
+    caps.known = true;
     Ok(caps)
+}
+
+/// Sends the options of `wanted` that differ from those in force (by name, any case), then
+/// `isready`, and waits for `readyok`, so that the search after it runs with them.
+fn set_options(
+    p: &mut EngineProcess,
+    in_force: &mut Vec<(String, String)>,
+    wanted: &[(String, String)],
+) -> Result<(), IoFault> {
+    let mut sent = false;
+    for (name, value) in wanted {
+        let at = in_force
+            .iter()
+            .position(|(n, _)| n.eq_ignore_ascii_case(name));
+        if at.is_some_and(|i| in_force[i].1 == *value) {
+            continue;
+        }
+        p.send(&format!("setoption name {name} value {value}"))?;
+        match at {
+            Some(i) => in_force[i].1 = value.clone(),
+            None => in_force.push((name.clone(), value.clone())),
+        }
+        sent = true;
+    }
+    if sent {
+        p.send("isready")?;
+        p.wait_for("readyok", Instant::now() + HANDSHAKE, |_| {})?;
+    }
+    Ok(())
 }
 
 /// How often in a row an engine that missed a deadline is restarted by itself before it is
@@ -237,6 +263,8 @@ fn live(
         }
     };
     state(EngineState::Ready, &caps);
+    // The options the engine was given (the handshake's, then each search's).
+    let mut in_force = cfg.options.clone();
     // The running search, when it must have answered, and whether `stop` was sent for being
     // late.
     let mut search: Option<(u64, Option<Instant>)> = None;
@@ -245,6 +273,7 @@ fn live(
         match rx.try_recv() {
             Ok(EngineCmd::Go {
                 id,
+                options,
                 position,
                 go,
                 limit,
@@ -265,6 +294,16 @@ fn live(
                     }
                 }
                 p.drain();
+                if let Err(f) = set_options(&mut p, &mut in_force, &options) {
+                    p.kill();
+                    return match f {
+                        IoFault::Timeout => End::Late("no readyok after its options".into()),
+                        IoFault::Disconnected => End::Failed("the engine exited".into()),
+                        IoFault::InputBlocked => {
+                            End::Failed("the engine does not read its input".into())
+                        }
+                    };
+                }
                 let sent = p.send(&position).and_then(|_| p.send(&go));
                 if sent.is_err() {
                     p.kill();
@@ -281,9 +320,6 @@ fn live(
                     search = Some((id, Some(deadline.map_or(by, |d| d.min(by)))));
                     nudged = true;
                 }
-            }
-            Ok(EngineCmd::SetOption(name, value)) => {
-                let _ = p.send(&format!("setoption name {name} value {value}"));
             }
             Ok(EngineCmd::Quit) | Err(TryRecvError::Disconnected) => {
                 p.quit(Duration::from_millis(300));
@@ -361,8 +397,13 @@ mod tests {
             "option name Variant type combo default standard var standard var basic",
             &mut caps,
         );
+        read_option(
+            "option name Skill Level type spin default 20 min 0 max 20",
+            &mut caps,
+        );
         assert_eq!(caps.multipv_max, Some(64));
         assert!(caps.has_variant);
+        assert_eq!(caps.strength.skill, Some((0, 20)));
         read_option("option name", &mut caps);
     }
 }

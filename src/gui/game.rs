@@ -32,6 +32,8 @@ pub struct MoveNote {
     pub by: String,
     /// Both clocks right after the move (with a clock), so that undo can give them back.
     pub clocks: Option<[u64; 2]>,
+    /// The strength level the engine played it at (`UCI_Elo 1500`), None at full strength.
+    pub level: Option<String>,
 }
 
 /// A game ended by something other than the rules (which know nothing about clocks and
@@ -55,6 +57,10 @@ pub struct Game {
     /// The ply shown: the board is the position after `moves[..cursor]`. A view only.
     cursor: usize,
     pub seats: [Seat; 2],
+    /// Each side's strength level for an engine seated there: a step of
+    /// [`LEVEL_NAMES`](crate::gui::levels::LEVEL_NAMES), None for full strength. Kept from game
+    /// to game.
+    pub levels: [Option<u8>; 2],
     pub time: TimeSetting,
     clocks: Clocks,
     /// The clocks at the start position.
@@ -62,6 +68,13 @@ pub struct Game {
     pub ended: Option<Ending>,
     /// Who sits on each side now, as the hands show it (a loaded record: its players).
     pub names: [String; 2],
+    /// Engine help in a clock game (analysis, hint, takebacks that give the time back): a
+    /// choice made for the game and written into its PGN. Without it a clock game is played
+    /// as rated games are: the clocks run on through takebacks and no engine helps.
+    pub help: bool,
+    /// The game was loaded from a record and nobody has played a move since (leaving it loses
+    /// nothing).
+    pub from_record: bool,
 }
 
 impl Game {
@@ -74,11 +87,14 @@ impl Game {
             notes: Vec::new(),
             cursor: 0,
             seats: [Seat::Human, Seat::Engine(0)],
+            levels: [None, None],
             time,
             clocks: Clocks::new(time),
             start_clocks: Clocks::start_values(time),
             ended: None,
             names: ["White".into(), "Black".into()],
+            help: false,
+            from_record: false,
         }
     }
 
@@ -125,24 +141,55 @@ impl Game {
         &self.notes
     }
 
-    /// Sets the engine's score and depth of the last move.
+    /// Sets the engine's score and depth of the last move, and the level it played at.
     pub fn note_last(
         &mut self,
         score: Option<crate::referee::players::player::Score>,
         depth: Option<u32>,
+        level: Option<String>,
     ) {
         if let Some(n) = self.notes.last_mut() {
             n.score = score;
             n.depth = depth;
+            n.level = level;
         }
     }
 
-    /// Drops the moves after the cursor (playing on from the shown position).
+    /// A side's level for the record: the one every move of the side was played at, or, before
+    /// the side has moved, `seated` (the level of who sits there now). A side whose moves were
+    /// played at several levels, or some by a person, has none: no Elo is claimed for it.
+    pub fn side_level(&self, side: Colour, seated: Option<String>) -> Option<String> {
+        let mut levels = (0..self.notes.len())
+            .filter(|&i| self.mover_of(i) == side)
+            .map(|i| &self.notes[i].level);
+        let Some(first) = levels.next() else {
+            return seated;
+        };
+        levels.all(|l| l == first).then(|| first.clone()).flatten()
+    }
+
+    /// Whether a clock game is played as rated games are: no engine help, and the clocks run
+    /// on through takebacks.
+    pub fn rated_clock(&self) -> bool {
+        matches!(self.time, TimeSetting::Clock { .. }) && !self.help
+    }
+
+    /// Whether the game is going on: a move played and not over.
+    pub fn in_progress(&self) -> bool {
+        !self.moves.is_empty() && !self.finished()
+    }
+
+    /// Drops the moves after the cursor (playing on from the shown position). The clocks get
+    /// back what they had there, except in a rated clock game, where they run on.
     pub fn truncate(&mut self) {
+        let now = self.clocks_now();
         self.moves.truncate(self.cursor);
         self.notes.truncate(self.cursor);
         self.ended = None;
-        self.clocks.restore(self.clocks_at(self.cursor));
+        match now {
+            Some(c) if self.rated_clock() => self.clocks.restore(c),
+            _ => self.clocks.restore(self.clocks_at(self.cursor)),
+        }
     }
 
     pub fn cursor(&self) -> usize {
@@ -243,6 +290,7 @@ impl Game {
 
     fn push(&mut self, mv: Move, by: &str, ms: f64) {
         self.moves.push(mv);
+        self.from_record = false;
         let clocks =
             matches!(self.time, TimeSetting::Clock { .. }).then_some(self.clocks.remaining());
         self.notes.push(MoveNote {
@@ -281,12 +329,14 @@ impl Game {
             .unwrap_or(self.start_clocks)
     }
 
-    /// Clocks as they stand now (the running one counted down), in milliseconds.
+    /// Clocks as they stand now, in milliseconds: the side to move's counted down by the time
+    /// its turn has run (held time left out, so that a paused clock shows what it will charge).
     pub fn clocks_now(&self) -> Option<[u64; 2]> {
         let TimeSetting::Clock { .. } = self.time else {
             return None;
         };
-        Some(self.clocks.now(self.clock_running().map(Colour::index)))
+        let counting = self.clock_started() && !self.finished();
+        Some(self.clocks.now(counting.then(|| self.game_side().index())))
     }
 
     /// Checks the running clock; returns true when a side has just lost on time.
@@ -317,8 +367,7 @@ impl Game {
             ));
         }
         // The running turn's time is charged.
-        if let Some(side) = self.clock_running() {
-            let left = self.clocks.now(Some(side.index()));
+        if let Some(left) = self.clocks_now() {
             self.clocks.restore(left);
         }
         self.ended = Some(e);
@@ -352,9 +401,10 @@ impl Game {
         self.cursor = n.min(self.moves.len());
     }
 
-    /// Takes back the last move (the list is cut at the end). A loss on time is taken back
-    /// with it and the clocks are given back what they had at the position returned to; a
-    /// resignation or an abort is not taken back (start a new game or play on from a move).
+    /// Takes back the last move (the list is cut at the end). The clocks get back what they
+    /// had at the position returned to (a loss on time is taken back with it), except in a
+    /// rated clock game, where they run on (and a loss on time stands). A resignation or an
+    /// abort is not taken back (start a new game or play on from a move).
     pub fn undo(&mut self) -> Result<(), String> {
         if let Some(e @ (Ending::Resigned(_) | Ending::Aborted)) = self.ended {
             return Err(format!(
@@ -362,13 +412,25 @@ impl Game {
                 ending_text(e)
             ));
         }
-        if self.moves.pop().is_none() {
+        if let Some(e @ Ending::Time(_)) = self.ended.filter(|_| self.rated_clock()) {
+            return Err(format!(
+                "the game is over ({}): a takeback gives no time back in a clock game without \
+                 engine help (tick \"help\" for the next game to allow it)",
+                ending_text(e)
+            ));
+        }
+        if self.moves.is_empty() {
             return Err("no move to take back".into());
         }
+        let now = self.clocks_now();
+        self.moves.pop();
         self.notes.pop();
         self.cursor = self.moves.len();
         self.ended = None;
-        self.clocks.restore(self.clocks_at(self.moves.len()));
+        match now {
+            Some(c) if self.rated_clock() => self.clocks.restore(c),
+            _ => self.clocks.restore(self.clocks_at(self.moves.len())),
+        }
         Ok(())
     }
 
@@ -406,7 +468,13 @@ impl Game {
         let mut pos = start.clone();
         let mut parsed = Vec::with_capacity(moves.len());
         for (i, t) in moves.iter().enumerate() {
-            let mv = parse_move(t).map_err(|e| format!("move {} '{t}': {e}", i + 1))?;
+            let mv = parse_move(t).map_err(|e| {
+                // A long token is quoted short: the message is read on the page.
+                let short: String = t.chars().take(24).collect();
+                let cut = if short.len() < t.len() { "…" } else { "" };
+                let e = e.to_string().replace(t.as_str(), "it");
+                format!("move {} '{short}{cut}': {e}", i + 1)
+            })?;
             pos.play(mv).map_err(|e| format!("move {}: {e}", i + 1))?;
             parsed.push(mv);
         }
@@ -492,6 +560,8 @@ mod tests {
     fn clocks_count_down_and_flag() {
         let mut g = Game::new(Variant::Standard);
         g.time = TimeSetting::Clock { base: 30, inc: 0 };
+        // With help: a takeback after the flag gives the clocks back.
+        g.help = true;
         g.reset(Position::new(Variant::Standard));
         assert!(!g.check_flag());
         // The clock does not run before the first move.
@@ -513,6 +583,54 @@ mod tests {
         g.undo().unwrap();
         assert_eq!(g.ended, None);
         assert_eq!(g.clocks_now(), Some([30, 30]));
+    }
+
+    /// Issue 46, bug 2: a paused clock shows the time its turn has used (it used to jump back to
+    /// the start of the turn); issue 46, item 2: without help, a takeback in a clock game gives
+    /// no time back and a loss on time stands.
+    #[test]
+    fn a_paused_clock_shows_its_time_and_rated_takebacks_give_none_back() {
+        let mut g = Game::new(Variant::Standard);
+        g.time = TimeSetting::Clock {
+            base: 60_000,
+            inc: 0,
+        };
+        g.reset(Position::new(Variant::Standard));
+        g.play_text("c5c6d6", "Human").unwrap();
+        std::thread::sleep(Duration::from_millis(120));
+        g.hold_clock(true);
+        let paused = g.clocks_now().unwrap()[1];
+        assert!(paused <= 60_000 - 120, "{paused}");
+        std::thread::sleep(Duration::from_millis(80));
+        assert_eq!(g.clocks_now().unwrap()[1], paused, "a held clock moved");
+        g.hold_clock(false);
+        g.play_text("f5f6f7", "Human").unwrap();
+        assert!(g.clocks_now().unwrap()[1] <= paused);
+        std::thread::sleep(Duration::from_millis(60));
+        let before = g.clocks_now().unwrap();
+        g.undo().unwrap();
+        let after = g.clocks_now().unwrap();
+        assert!(
+            after[1] <= before[1],
+            "Black got time back: {before:?} {after:?}"
+        );
+        assert!(
+            after[0] <= before[0],
+            "White got time back: {before:?} {after:?}"
+        );
+        assert!(before[0] < 60_000);
+        // With help the takeback gives back what the position had.
+        g.help = true;
+        g.undo().unwrap();
+        assert_eq!(g.clocks_now(), Some([60_000, 60_000]));
+        // Without help a loss on time stands.
+        let mut h = Game::new(Variant::Standard);
+        h.time = TimeSetting::Clock { base: 30, inc: 0 };
+        h.reset(Position::new(Variant::Standard));
+        h.play_text("c5c6d6", "Human").unwrap();
+        std::thread::sleep(Duration::from_millis(50));
+        assert!(h.check_flag());
+        assert!(h.undo().unwrap_err().contains("no time back"));
     }
 
     #[test]

@@ -6,7 +6,8 @@
 //! a game ended), `engines` (one thread per engine process), `app` (the shared state),
 //! `actions` (what the page asks), `state` (the state as JSON), `http` (requests and
 //! connections), `server` (routes, event stream, safety checks), `records` (PGN), `info`
-//! (engine lines as JSON), `review` (review and hint), `assets` (the page).
+//! (engine lines as JSON), `levels` (strength levels of the engine seats), `review` (review and
+//! hint), `assets` (the page).
 
 pub mod actions;
 pub mod app;
@@ -17,6 +18,7 @@ pub mod engines;
 pub mod game;
 pub mod http;
 pub mod info;
+pub mod levels;
 pub mod outcome;
 pub mod records;
 pub mod review;

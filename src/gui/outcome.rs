@@ -5,6 +5,7 @@
 use serde_json::{json, Value};
 
 use crate::gui::game::{Ending, Game};
+use crate::rules::geometry::central_cells;
 use crate::rules::piece::Colour;
 use crate::rules::position::EndReason;
 use crate::rules::svg::connection_path;
@@ -26,6 +27,8 @@ pub struct Over {
     pub path: Vec<String>,
     /// The counts of the central hexagon (centre count only).
     pub centre: Option<[u8; 2]>,
+    /// The spaces counted, White's and Black's (centre count only), for the board to mark.
+    pub counted: [Vec<String>; 2],
     /// Who lost on time or resigned.
     pub loser: Option<Colour>,
     /// The mover's own move (a lift) uncovered the opponent's connection.
@@ -53,6 +56,7 @@ impl Over {
             "summary": self.summary,
             "path": self.path,
             "centre": self.centre.map(|[w, b]| json!({"white": w, "black": b})),
+            "counted": self.centre.map(|_| json!({"white": self.counted[0], "black": self.counted[1]})),
             "loser": self.loser.map(colour_name),
             "self_uncovered": self.self_uncovered,
             "ply": self.ply,
@@ -90,6 +94,7 @@ pub fn game_over(game: &Game) -> Option<Over> {
         summary,
         path: Vec::new(),
         centre: None,
+        counted: [Vec::new(), Vec::new()],
         loser: None,
         self_uncovered: false,
         ply: n,
@@ -172,8 +177,15 @@ pub fn game_over(game: &Game) -> Option<Over> {
                 Some(w) => format!("{} wins", w.name()),
                 None => "Draw".into(),
             };
+            let counted = Colour::ALL.map(|c| {
+                (end.top_view(c) & central_cells())
+                    .iter()
+                    .map(|cell| cell.to_string())
+                    .collect()
+            });
             Over {
                 centre: Some([white, black]),
+                counted,
                 ..base(
                     winner,
                     "centre_count",
@@ -250,6 +262,9 @@ mod tests {
         });
         let c = counted.expect("a centre count in 500 random games");
         let [w, b] = c.centre.unwrap();
+        // The spaces counted are the centre's, as many as counted, each of its colour.
+        assert_eq!(c.counted[0].len(), w as usize);
+        assert_eq!(c.counted[1].len(), b as usize);
         assert!(!c.self_uncovered);
         assert!(c.summary.contains(&format!("{w} to {b}")), "{}", c.summary);
     }

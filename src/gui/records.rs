@@ -5,7 +5,7 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 
-use crate::gui::game::Game;
+use crate::gui::game::{Game, TimeSetting};
 use crate::gui::outcome::game_over;
 use crate::referee::records::pgn::{format_game, read_games, today, PgnGame};
 use crate::referee::records::record::{GameRecord, MoveRecord};
@@ -15,8 +15,9 @@ use crate::rules::piece::Colour;
 /// Largest record file read (a results file is a few MB at most).
 const MAX_FILE: u64 = 32 * 1024 * 1024;
 
-/// The game as one PGN record in the referee's format.
-pub fn game_pgn(game: &Game) -> String {
+/// The game as one PGN record in the referee's format; `seated` is the level of who sits on
+/// each side now (for a side that has not moved).
+pub fn game_pgn(game: &Game, seated: [Option<String>; 2]) -> String {
     let end = game.current();
     let over = game_over(game);
     let (result, reason, text, termination) = match &over {
@@ -45,8 +46,9 @@ pub fn game_pgn(game: &Game) -> String {
         opening: position_to_string(game.start_position()),
         white_tc: tc.clone(),
         black_tc: tc,
-        white_level: None,
-        black_level: None,
+        // The referee's writer turns a level into its tags (`WhiteElo`, `WhiteLevel`).
+        white_level: game.side_level(Colour::White, seated[0].clone()),
+        black_level: game.side_level(Colour::Black, seated[1].clone()),
         result: result.to_string(),
         reason: reason.to_string(),
         reason_text: text,
@@ -71,7 +73,36 @@ pub fn game_pgn(game: &Game) -> String {
         overhead_median_us: None,
         date: today(),
     };
-    format_game(&record, "punct-gui")
+    let mut extra = Vec::new();
+    if matches!(game.time, TimeSetting::Clock { .. }) {
+        // Whether engine help was allowed in this clock game (issue 46).
+        let help = if game.help { "allowed" } else { "none" };
+        extra.push(("EngineHelp", help.to_string()));
+    }
+    with_tags(format_game(&record, "punct-gui"), &extra)
+}
+
+/// A PGN record with more tags after its own.
+fn with_tags(pgn: String, extra: &[(&str, String)]) -> String {
+    if extra.is_empty() {
+        return pgn;
+    }
+    let Some(end) = pgn.find("\n\n") else {
+        return pgn;
+    };
+    let mut s = pgn[..end + 1].to_string();
+    for (k, v) in extra {
+        let v: String = v
+            .chars()
+            .map(|c| if c.is_control() { '?' } else { c })
+            .collect();
+        s.push_str(&format!(
+            "[{k} \"{}\"]\n",
+            v.replace('\\', "\\\\").replace('"', "\\\"")
+        ));
+    }
+    s.push_str(&pgn[end + 1..]);
+    s
 }
 
 /// A results file name as listed: a plain `*.pgn` name, no path.
@@ -134,6 +165,22 @@ fn game_numbers(games: &[PgnGame]) -> Vec<u64> {
     }
 }
 
+/// A line for each game of a file, to choose one: its number, players, result, length.
+pub fn game_summaries(games: &[PgnGame]) -> Vec<Value> {
+    let numbers = game_numbers(games);
+    games
+        .iter()
+        .zip(numbers)
+        .enumerate()
+        .map(|(i, (g, number))| {
+            json!({"index": i, "number": number, "round": g.tag("Round"),
+                   "white": g.tag("White"), "black": g.tag("Black"),
+                   "result": g.result, "plies": g.moves.len(),
+                   "termination": g.tag("Termination"), "date": g.tag("Date")})
+        })
+        .collect()
+}
+
 /// Every `*.pgn` file of the results folder with a summary of each game; `hint` says where
 /// games come from when there is none.
 pub fn list_results(dir: &Path) -> Value {
@@ -150,19 +197,7 @@ pub fn list_results(dir: &Path) -> Value {
         .iter()
         .filter_map(|f| {
             let games = read_result_file(dir, f).ok()?;
-            let numbers = game_numbers(&games);
-            let games: Vec<Value> = games
-                .iter()
-                .zip(numbers)
-                .enumerate()
-                .map(|(i, (g, number))| {
-                    json!({"index": i, "number": number, "round": g.tag("Round"),
-                           "white": g.tag("White"), "black": g.tag("Black"),
-                           "result": g.result, "plies": g.moves.len(),
-                           "termination": g.tag("Termination"), "date": g.tag("Date")})
-                })
-                .collect();
-            Some(json!({"file": f, "games": games}))
+            Some(json!({"file": f, "games": game_summaries(&games)}))
         })
         .collect();
     let hint = list.is_empty().then(|| no_games_hint(dir));
@@ -184,8 +219,12 @@ mod tests {
         g.note_last(
             Some(crate::referee::players::player::Score::Cp(-25)),
             Some(7),
+            Some("UCI_Elo 1030".into()),
         );
-        let text = game_pgn(&g);
+        let text = game_pgn(&g, [None, Some("UCI_Elo 2120".into())]);
+        // Black's level is the one its moves were played at; White, a person, has none.
+        assert!(text.contains("[BlackElo \"1030\"]\n[BlackLevel \"UCI_Elo 1030\"]"));
+        assert!(!text.contains("WhiteElo") && !text.contains("WhiteLevel"));
         // Each move's own time, and the engine's score and depth when known.
         assert!(!text.contains("f5f6f7 {0.000s}"), "{text}");
         assert!(text.contains("f5f6f7 {-0.25/7 0.0"), "{text}");
@@ -218,5 +257,26 @@ mod tests {
             assert!(!valid_name(bad), "{bad}");
             assert!(read_text(Path::new("."), bad).is_err());
         }
+    }
+
+    #[test]
+    fn a_side_has_a_level_only_when_all_its_moves_had_it() {
+        let mut g = Game::new(Variant::Standard);
+        let skill = |n: u8| Some(format!("Skill Level {n}"));
+        // Before a move: the level of who sits there.
+        assert_eq!(g.side_level(Colour::Black, skill(3)), skill(3));
+        g.play_text("c5c6d6", "punct").unwrap();
+        g.note_last(None, None, skill(3));
+        g.play_text("f5f6f7", "punct").unwrap();
+        g.note_last(None, None, skill(5));
+        g.play_text("m5m6n6", "punct").unwrap();
+        g.note_last(None, None, skill(3));
+        assert_eq!(g.side_level(Colour::White, None), skill(3));
+        g.play_text("a2a3b2", "Human").unwrap();
+        // Black's moves were at level 5, then by a person: no level is claimed.
+        assert_eq!(g.side_level(Colour::Black, skill(5)), None);
+        let text = game_pgn(&g, [skill(3), None]);
+        assert!(text.contains("[WhiteLevel \"Skill Level 3\"]"), "{text}");
+        assert!(!text.contains("WhiteElo") && !text.contains("BlackLevel"));
     }
 }

@@ -38,8 +38,11 @@ pub fn start_review(app: &Shared, req: &Value) -> Result<(), String> {
         a.changed_view();
         return Ok(());
     }
+    if let Some(why) = a.help_refused() {
+        return Err(why);
+    }
     let engine = req.get("engine").and_then(Value::as_u64).unwrap_or(0) as usize;
-    let cfg = a.engine_config(engine).ok_or("no such engine")?;
+    let cfg = a.full_strength_config(engine).ok_or("no such engine")?;
     let movetime = req.get("movetime").and_then(Value::as_u64).unwrap_or(500);
     if !(10..=600_000).contains(&movetime) {
         return Err("movetime is 10 ms .. 10 minutes".into());
@@ -116,11 +119,14 @@ pub fn start_review(app: &Shared, req: &Value) -> Result<(), String> {
 /// its move goes into the state (`hint`), drawn on the board, not played.
 pub fn start_hint(app: &Shared, req: &Value) -> Result<(), String> {
     let mut a = lock(app);
+    if let Some(why) = a.help_refused() {
+        return Err(why);
+    }
     let engine = req
         .get("engine")
         .and_then(Value::as_u64)
         .map_or(a.analysis.engine, |e| e as usize);
-    let cfg = a.engine_config(engine).ok_or("no such engine")?;
+    let cfg = a.full_strength_config(engine).ok_or("no such engine")?;
     let movetime = req.get("movetime").and_then(Value::as_u64).unwrap_or(1000);
     if !(10..=60_000).contains(&movetime) {
         return Err("movetime is 10 ms .. 1 minute".into());

@@ -187,7 +187,13 @@ fn post(ctx: &Ctx, path: &str, body: &Value) -> Result<(), (u16, String)> {
             app.act_pause(p);
             Ok(())
         }
-        "/api/load" => app.act_load(&text("text")?).map_err(bad),
+        "/api/load" => {
+            let index = body
+                .get("index")
+                .and_then(Value::as_u64)
+                .map(|i| i as usize);
+            app.act_load(&text("text")?, index).map_err(bad)
+        }
         "/api/results/load" => {
             let index = body.get("index").and_then(Value::as_u64).unwrap_or(0);
             app.act_load_result(&text("file")?, index as usize)

@@ -78,10 +78,7 @@ impl App {
             Seat::Human => json!("human"),
             Seat::Engine(i) => json!(i),
         };
-        let time = match self.game.time {
-            TimeSetting::MoveTime(ms) => json!({"movetime": ms}),
-            TimeSetting::Clock { base, inc } => json!({"base": base, "inc": inc}),
-        };
+        let time = time_json(self.game.time);
         let engines: Vec<Value> = self
             .engines
             .iter()
@@ -93,8 +90,20 @@ impl App {
                     EngineState::Thinking => ("thinking", String::new()),
                     EngineState::Failed(d) => ("failed", d.clone()),
                 };
+                // Its levels once its options are known (`why`: why it has none).
+                let st = &e.caps.strength;
+                let levels: Vec<Value> = st
+                    .ladder()
+                    .iter()
+                    .map(|l| {
+                        json!({"step": l.step, "name": l.name, "elo": l.elo,
+                        "skill": l.skill, "label": l.label(), "option": l.option_text()})
+                    })
+                    .collect();
                 json!({"name": e.cfg.name, "state": state, "detail": detail,
-                       "multipv_max": e.caps.multipv_max, "restarts": e.restarts})
+                       "multipv_max": e.caps.multipv_max, "restarts": e.restarts,
+                       "options_known": e.caps.known, "levels": levels,
+                       "levels_why": if e.caps.known { st.why_none() } else { None }})
             })
             .collect();
         let [cw, cb] = shown.centre_count();
@@ -136,9 +145,9 @@ impl App {
             .game
             .notes()
             .iter()
-            .map(|n| json!({"ms": n.ms.round()}))
+            .map(|n| json!({"ms": n.ms.round(), "clocks": n.clocks}))
             .collect();
-        json!({
+        let mut v = json!({
             "boot": self.boot,
             "version": self.version,
             "review": review,
@@ -176,7 +185,29 @@ impl App {
             "message": self.message,
             "svg": svg(false),
             "svg_flipped": svg(true),
-        })
+        });
+        // Issue 46: the time for the next game, engine help, a loaded record, a PGN's games.
+        v["next_time"] = json!(self.next_time.map(time_json));
+        v["help"] = json!(self.game.help);
+        v["help_refused"] = json!(self.help_refused());
+        v["from_record"] = json!(self.game.from_record);
+        v["pgn_games"] = json!(self.pgn_games);
+        v["pgn_index"] = json!(self.pgn_index);
+        // Issue 45: each side's level (a step, null for full strength), in words for an engine
+        // seat (null for a person).
+        v["levels"] = json!(self.game.levels);
+        v["level_labels"] = json!(Colour::ALL.map(|c| match self.game.seats[c.index()] {
+            Seat::Engine(_) => Some(self.level_label(c)),
+            Seat::Human => None,
+        }));
+        v
+    }
+}
+
+fn time_json(t: TimeSetting) -> Value {
+    match t {
+        TimeSetting::MoveTime(ms) => json!({"movetime": ms}),
+        TimeSetting::Clock { base, inc } => json!({"base": base, "inc": inc}),
     }
 }
 

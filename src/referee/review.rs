@@ -58,7 +58,7 @@ pub fn win_chance(cp: i32) -> f64 {
 }
 
 /// How bad a move was, by the drop in the mover's win chance.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Class {
     Inaccuracy,
     Mistake,
@@ -118,17 +118,30 @@ pub fn judge(mover: Colour, played: &str, before: &Eval, after: &Eval) -> Verdic
     };
     let better = before.best.clone().filter(|m| m != played);
     // A move that lets the mover be mated (a mate score or a lost game against the mover
-    // after it, and not before; centipawn scores stop at MATE_CP - 100) is a blunder whatever
-    // the drop: -4.57 to -M2 is not "?!".
+    // after it, and not before; centipawn scores stop at MATE_CP - 100) is judged as lichess
+    // does ("mate created"), by how lost the mover already was: a blunder from -4.57 to -M2
+    // (not "?!" for its 16 %), a mistake below -7.00, an inaccuracy below -10.00 (the loss was
+    // already all but unavoidable: -12.11 to -M3 is no blunder).
+    let mover_cp = match mover {
+        Colour::White => before.white_cp,
+        Colour::Black => -before.white_cp,
+    };
     let lost = |e: &Eval| match mover {
         Colour::White => e.white_cp < -(MATE_CP - 100),
         Colour::Black => e.white_cp > MATE_CP - 100,
     };
     let allowed_mate = lost(after) && !lost(before);
+    let mate_class = if mover_cp < -999 {
+        Class::Inaccuracy
+    } else if mover_cp < -700 {
+        Class::Mistake
+    } else {
+        Class::Blunder
+    };
     // The engine's own move is never marked (its evaluations differ a little by depth).
     let class = better.as_ref().and_then(|_| {
         if allowed_mate {
-            Some(Class::Blunder)
+            Some(mate_class.max(Class::of_drop(drop).unwrap_or(mate_class)))
         } else {
             Class::of_drop(drop)
         }
@@ -605,5 +618,23 @@ mod tests {
         // The engine's own move stays unmarked.
         let v = judge(Colour::White, "b", &ev(-457, "b"), &ev(-MATE_CP + 2, "x"));
         assert_eq!(v.class, None);
+    }
+
+    /// Issue 46, bug 7: a move played at -12.11 that allows a mate lost 1 % of win chance: it
+    /// is no blunder (lichess: an inaccuracy below -10.00, a mistake below -7.00).
+    #[test]
+    fn a_mate_allowed_in_a_lost_position_is_judged_by_how_lost_it_was() {
+        let v = judge(Colour::White, "a", &ev(-1211, "b"), &ev(-MATE_CP + 3, "x"));
+        assert!(v.drop < 0.02, "{v:?}");
+        assert_eq!(v.class, Some(Class::Inaccuracy));
+        let v = judge(Colour::Black, "a", &ev(1211, "b"), &ev(MATE_CP - 3, "x"));
+        assert_eq!(v.class, Some(Class::Inaccuracy));
+        let v = judge(Colour::White, "a", &ev(-800, "b"), &ev(-MATE_CP + 3, "x"));
+        assert_eq!(v.class, Some(Class::Mistake));
+        let v = judge(Colour::Black, "a", &ev(800, "b"), &ev(MATE_CP - 3, "x"));
+        assert_eq!(v.class, Some(Class::Mistake));
+        // Winning before: the drop itself makes it a blunder.
+        let v = judge(Colour::White, "a", &ev(300, "b"), &ev(-MATE_CP + 3, "x"));
+        assert_eq!(v.class, Some(Class::Blunder));
     }
 }

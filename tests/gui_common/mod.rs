@@ -2,6 +2,8 @@
 //! over `TcpStream`, and a minimal W3C WebDriver client for chromedriver.
 #![allow(dead_code)]
 
+pub mod transcript;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
@@ -527,7 +529,10 @@ impl Browser {
                         {"type": "pointerUp", "button": 0}]}]}),
             )
         });
-        let _ = self.try_call("DELETE", &self.s("/actions"), &json!({}));
+        // With a dialog open, chromedriver would answer the call by dismissing it.
+        if self.dialog_text().is_none() {
+            let _ = self.try_call("DELETE", &self.s("/actions"), &json!({}));
+        }
     }
 
     /// Accepts the page's `confirm` dialog, waiting up to 5 s for it.
@@ -540,6 +545,57 @@ impl Browser {
             assert!(Instant::now() < end, "no dialog to accept");
             std::thread::sleep(Duration::from_millis(25));
         }
+    }
+
+    /// The text of the page's open `confirm` dialog, if one is open.
+    pub fn dialog_text(&self) -> Option<String> {
+        self.try_call("GET", &self.s("/alert/text"), &json!({}))
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+    }
+
+    /// Waits up to `within` for a dialog; its text.
+    pub fn wait_dialog(&self, within: Duration) -> Option<String> {
+        let end = Instant::now() + within;
+        loop {
+            if let Some(t) = self.dialog_text() {
+                return Some(t);
+            }
+            if Instant::now() > end {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(25));
+        }
+    }
+
+    /// Answers the open dialog with Cancel.
+    pub fn dismiss_dialog(&self) {
+        self.call("POST", &self.s("/alert/dismiss"), &json!({}));
+    }
+
+    /// A double click with the mouse on the element `css` finds.
+    pub fn double_click_css(&self, css: &str) {
+        self.on_fresh(css, |b, e| {
+            let origin = json!({"element-6066-11e4-a52e-4f735466cecf": e});
+            b.try_call(
+                "POST",
+                &b.s("/actions"),
+                &json!({"actions": [{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+                    "actions": [
+                        {"type": "pointerMove", "duration": 0, "origin": origin, "x": 0, "y": 0},
+                        {"type": "pointerDown", "button": 0}, {"type": "pointerUp", "button": 0},
+                        {"type": "pointerDown", "button": 0}, {"type": "pointerUp", "button": 0}]}]}),
+            )
+        });
+    }
+
+    /// Types `text` into an element (e.g. a file name into a file input).
+    pub fn send_keys(&self, element: &str, text: &str) {
+        self.call(
+            "POST",
+            &self.s(&format!("/element/{element}/value")),
+            &json!({ "text": text }),
+        );
     }
 
     pub fn js(&self, script: &str) -> Value {

@@ -55,7 +55,10 @@ async function post(path, body) {
 
 function showMessage(text, ok) {
   const m = $('message');
-  m.textContent = text || '';
+  text = text || '';
+  // A message is read, not scrolled: a long one (a pasted file quoted back) is cut.
+  m.title = text.length > 300 ? text.slice(0, 2000) : '';
+  m.textContent = text.length > 300 ? text.slice(0, 300) + '…' : text;
   m.className = 'message' + (ok ? ' ok' : '');
   localMessage = false;
 }
@@ -138,18 +141,7 @@ function drawPiece(g, placement, colour, opacity, label, ring) {
     svgEl('circle', { cx: x, cy: y, r: 11.2, fill: fill, stroke: stroke, 'stroke-width': 1.5 }, grp);
     if (i === 0) svgEl('circle', { cx: x, cy: y, r: 4.4, fill: '#c0392b' }, grp);
   });
-  if (label && ring) {
-    // A label on a solid tag above the PÜNCT: readable on any colour.
-    const [x, y] = cellPos[cells[0]];
-    const w = 9 * label.length + 12;
-    svgEl('rect', { x: x - w / 2, y: y - 40, width: w, height: 22, rx: 5, fill: ring, class: 'label-tag' }, grp);
-    const t = svgEl('text', { x: x, y: y - 24, 'font-size': 16, 'font-weight': 'bold', fill: '#fff', 'text-anchor': 'middle' }, grp);
-    t.textContent = label;
-  } else if (label) {
-    const [x, y] = cellPos[cells[0]];
-    const t = svgEl('text', { x: x, y: y - 13, 'font-size': 13, 'font-weight': 'bold', fill: '#1f5fa8', 'text-anchor': 'middle' }, grp);
-    t.textContent = label;
-  }
+  if (label) drawTag(grp, cells, label, ring);
 }
 
 function mark(g, cell, colour, r) {
@@ -206,6 +198,7 @@ function drawOverlay() {
   $('btn-place').disabled = !p || (onSelected && !hover.turned);
   const shownPv = pvShown !== null && infoRows[pvShown];
   if (shownPv) { g.replaceChildren(); drawPv(g, shownPv.pv || []); return; }
+  drawCentreMarks(g);
   drawHint(g);
   drawBetter(g);
 }
@@ -389,6 +382,11 @@ function seatLabel(s, i) {
   return { text: name, you: false };
 }
 
+// A name as the players' blocks show it: a long one cut with an ellipsis (in full on hover).
+function shortName(name) {
+  return name.length > 40 ? name.slice(0, 38) + '…' : name;
+}
+
 function renderHands() {
   if (!state) return;
   // The side at the bottom of the board has its block below, also after Flip.
@@ -402,16 +400,23 @@ function renderHands() {
     block.classList.toggle('to-move', !over && gameSide(state) === side);
     const who = seatLabel(state, i);
     const name = block.querySelector('.name');
-    name.textContent = who.you ? '(you)' : '(' + who.text + ')';
+    name.textContent = who.you ? '(you)' : '(' + shortName(who.text) + ')';
     name.classList.toggle('you', who.you);
     const played = state.players && state.players[i];
-    name.title = played && played !== state.names[i] ? 'played by ' + played : '';
+    // A long name is cut with an ellipsis; the tooltip has it in full.
+    name.title = (who.you ? 'you' : who.text) + (played && played !== state.names[i] ? '; played by ' + played : '');
+    renderThinking(block, i);
+    renderLevel(block, i);
     const el = $('hand-' + side);
     el.replaceChildren();
     const mine = state.can_move && state.side === side;
     for (const k of KINDS) {
       const b = document.createElement('button');
       const n = state.hands[side][k];
+      const letter = document.createElement('span');
+      letter.className = 'k';
+      letter.textContent = k;
+      b.appendChild(letter);
       b.appendChild(pieceIcon(k, side));
       const count = document.createElement('span');
       count.className = 'n';
@@ -462,6 +467,7 @@ function renderClocks() {
     el.className = 'clock' + (running ? ' run' : '') + (low ? ' low' : '');
     if (running && low) lowTimeWarning(side);
   });
+  renderClockAt();
 }
 
 function seatOptions(select, value) {
@@ -494,7 +500,8 @@ function renderEngines() {
     st.textContent = e.state + (e.detail ? ': ' + e.detail : '') + (e.restarts ? ' (restarted by itself after a late answer' + (e.restarts > 1 ? ' ×' + e.restarts : '') + ')' : '');
     name.title = e.name;
     row.append(name, st);
-    if (e.state === 'failed' || e.state === 'ready' || e.state === 'thinking') {
+    // Restart is for an engine that failed; a healthy one needs none.
+    if (e.state === 'failed') {
       const b = document.createElement('button');
       b.textContent = 'Restart';
       b.className = 'restart';
@@ -551,6 +558,10 @@ function renderMoves() {
     const top = cur.offsetTop - box.offsetTop, bottom = top + cur.offsetHeight;
     if (top < box.scrollTop) box.scrollTop = top;
     else if (bottom > box.scrollTop + box.clientHeight) box.scrollTop = bottom - box.clientHeight;
+    // The phone's strip scrolls sideways.
+    const left = cur.offsetLeft - box.offsetLeft, right = left + cur.offsetWidth;
+    if (left < box.scrollLeft) box.scrollLeft = Math.max(0, left - 40);
+    else if (right > box.scrollLeft + box.clientWidth) box.scrollLeft = right - box.clientWidth + 40;
   }
   shownCursor = state.cursor + ':' + state.moves.length;
   // Numbered as the list is: plies from the game's start position.
@@ -570,6 +581,7 @@ function render(s) {
   state = s;
   stateAt = Date.now();
   autoFlip(s);
+  restoreLevels(s);
   const key = s.version + (flipped ? 'f' : '');
   const svg = flipped ? s.svg_flipped : s.svg;
   if (key !== boardKey) {
@@ -595,15 +607,16 @@ function render(s) {
   const text = $('status-text');
   const over = gameOver(s);
   if (over) {
-    text.textContent = 'Game over: ' + over.text + (over.result ? ' (' + over.result + ')' : '') + (s.at_end ? '' : ' — browsing move ' + s.cursor);
+    text.textContent = 'Game over: ' + over.text + (over.result ? ' (' + over.result + ')' : '') + (s.at_end ? '' : ' · move ' + s.cursor + ' shown');
     st.className = 'over';
   } else {
     const gs = gameSide(s);
     const seat = s.seats[gs === 'white' ? 0 : 1];
     const who = seat === 'human' ? (seatLabel(s, gs === 'white' ? 0 : 1).you ? 'your move' : 'human') : (s.engines[seat] ? s.engines[seat].name + ' to play' : 'engine');
+    // Short enough for two lines on a phone (the line's height is kept: nothing moves).
     text.textContent = s.at_end
       ? colourName(s.side) + ' to move (' + who + (s.paused ? ', paused' : '') + ')'
-      : colourName(s.side) + ' to move on the board shown (move ' + s.cursor + '); the game goes on: ' + colourName(gs) + ' to move (' + who + (s.paused ? ', paused' : '') + ')';
+      : 'Move ' + s.cursor + ' shown · ' + colourName(gs) + ' to move (' + who + (s.paused ? ', paused' : '') + ')';
     st.className = '';
   }
   st.dataset.outcome = over ? over.reason : '';
@@ -623,6 +636,13 @@ function render(s) {
   yourMove(s);
   $('btn-pass').disabled = !(s.can_move && s.legal.pass);
   $('btn-pause').textContent = s.paused ? 'Resume' : 'Pause';
+  // Nothing to pause after the game; no hint for a finished board or in a game without help.
+  $('btn-pause').disabled = !!over;
+  const noHint = helpRefused(s) || (over && s.at_end) || (s.outcome && s.at_end);
+  $('btn-hint').disabled = !!noHint;
+  $('btn-hint').title = helpRefused(s) || (noHint ? 'the game is over: no move to hint' : "the engine's best move, drawn on the board");
+  renderHelp(s);
+  renderPgnGames(s);
   $('pos-text').value = s.position;
   $('moves-text').value = s.moves.join(' ');
   seatOptions($('seat-white'), s.seats[0]);
@@ -649,6 +669,9 @@ function render(s) {
   const eng = s.engines[s.analysis.engine];
   $('ana-multipv').max = eng && eng.multipv_max ? eng.multipv_max : 1;
   $('btn-analyse').textContent = s.analysis.on ? 'Stop analysis' : 'Analyse';
+  $('tool-analyse').textContent = s.analysis.on ? 'Stop' : 'Analyse';
+  $('btn-analyse').disabled = $('tool-analyse').disabled = !s.analysis.on && (!!helpRefused(s) || !!(s.outcome && s.at_end));
+  $('btn-analyse').title = $('tool-analyse').title = helpRefused(s) || "the engine's lines for the position shown";
   if (s.analysis.on && document.activeElement !== $('ana-multipv')) $('ana-multipv').value = s.analysis.multipv;
   if (s.position !== infoPosition) {
     // Lines about another position would mislead.
@@ -657,6 +680,7 @@ function render(s) {
     lastEval = null;
     document.querySelector('#info tbody').replaceChildren();
     $('info-source').textContent = '';
+    renderBrief();
   }
   const h = s.hint;
   $('btn-hint').textContent = h && h.pending && h.position === s.position ? 'Hint…' : 'Hint';
@@ -685,18 +709,27 @@ function renderInfo(info) {
     const tr = document.createElement('tr');
     const pv = (r.pv || []).join(' ');
     const white = whiteScore(r.score);
-    for (const v of [key, (r.depth || '') + (r.seldepth ? '/' + r.seldepth : ''), fmtScore(white), r.nodes || '', r.nps || '', pv]) {
+    for (const v of [key, (r.depth || '') + (r.seldepth ? '/' + r.seldepth : ''), fmtScore(white), pv]) {
       const td = document.createElement('td');
       td.textContent = v;
       tr.appendChild(td);
     }
+    const pvText = document.createElement('div');
+    pvText.className = 'pvtext';
+    pvText.textContent = pv;
+    tr.lastChild.replaceChildren(pvText);
     tr.dataset.key = key;
     tr.lastChild.className = 'pv';
+    // Nodes and speed on hover: the PV gets the width (two lines at most).
+    tr.title = pv + (r.nodes ? '\nnodes ' + r.nodes : '') + (r.nps ? ', ' + r.nps + ' nps' : '');
     body.appendChild(tr);
   });
   // The rows were rebuilt under the mouse: redraw the hovered line's PV from its new text.
   if (pvShown !== null) drawOverlay();
-  $('info-source').textContent = info.engine_name + (info.purpose === 'analysis' ? ' analysing' : ' thinking about its move') + '; scores are for White';
+  const top = infoRows[1] || {};
+  $('info-source').textContent = info.engine_name + (info.purpose === 'analysis' ? ' analysing' : ' thinking about its move') + '; scores are for White' +
+    (top.nodes ? '; nodes ' + top.nodes + (top.nps ? ', ' + top.nps + ' nps' : '') : '');
+  renderBrief();
   const best = infoRows[1] || infoRows[Object.keys(infoRows)[0]];
   const ws = best && whiteScore(best.score);
   if (ws) { lastEval = { cp: ws.mate !== undefined ? (ws.mate > 0 ? 10000 : -10000) : ws.cp, text: fmtScore(ws) }; renderEvalBar(); }
@@ -728,7 +761,7 @@ function drawPv(g, pv) {
       const parts = m.split('-');
       const placement = parts[parts.length - 1];
       if (parts.length === 2) mark(g, parts[0], colour === 'white' ? '#ddd' : '#444', 7);
-      drawPiece(g, placement, colour, 0.75, String(i + 1));
+      drawPiece(g, placement, colour, 0.8, String(i + 1));
     }
     colour = colour === 'white' ? 'black' : 'white';
   });
@@ -850,10 +883,13 @@ function setup() {
   $('graph').addEventListener('click', (ev) => { const t = ev.target.closest('[data-ply]'); if (t) goTo(parseInt(t.dataset.ply, 10)); });
   $('opt-evalbar').checked = localStorage.getItem('punct-evalbar') !== '0';
   $('opt-evalbar').onchange = () => { localStorage.setItem('punct-evalbar', $('opt-evalbar').checked ? '1' : '0'); renderEvalBar(); };
-  $('btn-undo').onclick = () => post('/api/undo');
+  $('btn-undo').onclick = undoOnce;
   $('btn-pass').onclick = () => post('/api/move', { move: 'pass' });
   $('btn-flip').onclick = () => setFlipped(!flipped);
   $('btn-pause').onclick = () => state && post('/api/pause', { paused: !state.paused });
+  $('tool-prev').onclick = () => state && step(-1);
+  $('tool-next').onclick = () => state && step(1);
+  $('tool-analyse').onclick = () => $('btn-analyse').click();
   $('nav-first').onclick = () => state && goTo(0);
   $('nav-prev').onclick = () => state && step(-1);
   $('nav-next').onclick = () => state && step(1);
@@ -863,11 +899,12 @@ function setup() {
   const copy = (id) => { const v = $(id).value; if (navigator.clipboard) navigator.clipboard.writeText(v).then(() => showMessage('copied', true), () => { $(id).select(); }); else $(id).select(); };
   $('copy-pos').onclick = () => copy('pos-text');
   $('copy-moves').onclick = () => copy('moves-text');
-  $('btn-load').onclick = () => post('/api/load', { text: $('paste').value });
+  $('btn-load').onclick = () => { if (leaveGame('Load')) loadText($('paste').value); };
   $('pgn-file').onchange = (ev) => {
     const f = ev.target.files[0];
     if (!f) return;
-    f.text().then((t) => post('/api/load', { text: t }));
+    if (!leaveGame('Open PGN')) { ev.target.value = ''; return; }
+    f.text().then((t) => { loadText(t); ev.target.value = ''; });
   };
   $('btn-results').onclick = async () => {
     const r = await fetch('/api/results');
@@ -887,8 +924,10 @@ function setup() {
     if (!v.files.length) pageMessage(v.hint || ('no PGN files in ' + v.dir + ' (start punct-gui with --results DIR)'));
   };
   setupExtras();
+  setupLevels();
   $('btn-results-load').onclick = () => {
     if (!$('results-file').value) { showMessage('no results file chosen', false); return; }
+    if (!leaveGame('Replay')) return;
     post('/api/results/load', { file: $('results-file').value, index: parseInt($('results-game').value, 10) || 0 });
   };
   setInterval(renderClocks, 200);

@@ -65,12 +65,13 @@ function setFlipped(f) {
   if (state) render(state);
 }
 
-function newGame(fromKey) {
+// New game, by the button or N: a game going on is left only after asking.
+function newGame() {
   if (!state) return;
-  if (fromKey === true && state.moves.length && !gameOver() && !window.confirm('Start a new game? This one is not over.')) return;
   const t = timeSetting();
   if (!t) return;
-  post('/api/new', { variant: $('variant').value, white: seatValue($('seat-white').value), black: seatValue($('seat-black').value), time: t });
+  if (!leaveGame('New game')) return;
+  post('/api/new', { variant: $('variant').value, white: seatValue($('seat-white').value), black: seatValue($('seat-black').value), time: t, help: $('opt-help').checked });
 }
 
 // Resign, draw, abort as the server allows them now.
@@ -113,7 +114,14 @@ function renderGameOver(s) {
   box.hidden = overClosed === key || !s.at_end;
   box.dataset.reason = go.reason;
   $('gameover-title').textContent = overTitle(go) + (go.result ? ' (' + go.result + ')' : '');
-  $('gameover-text').textContent = overSummary(go, s);
+  let text = overSummary(go, s);
+  if (go.counted) text += ' The counted dots are ringed on the board.';
+  $('gameover-text').textContent = text;
+  const rv = s.review;
+  $('gameover-review').hidden = !s.moves.length || !!(rv && rv.current);
+  // As a sheet (phone), it stays below the board.
+  const b = document.querySelector('#board svg');
+  if (b) box.style.setProperty('--sheet-max', Math.max(140, innerHeight - b.getBoundingClientRect().bottom - 4) + 'px');
 }
 
 function closeGameOver() {
@@ -186,6 +194,13 @@ function setupExtras() {
   $('btn-draw').onclick = () => post('/api/draw', {});
   $('btn-abort').onclick = () => post('/api/abort', {});
   $('gameover-close').onclick = closeGameOver;
+  $('gameover-review').onclick = () => { closeGameOver(); $('btn-review').click(); };
+  // The rules open over the page, from a button near the top (not 1,000 px down).
+  $('btn-rules').onclick = () => $('rules').showModal();
+  $('rules-close').onclick = () => $('rules').close();
+  $('rules').addEventListener('click', (ev) => { if (ev.target === $('rules')) $('rules').close(); });
+  $('opt-help').checked = localStorage.getItem('punct-help') === '1';
+  $('opt-help').onchange = () => { localStorage.setItem('punct-help', $('opt-help').checked ? '1' : '0'); if (state) renderHelp(state); };
   $('status').onclick = () => { if (gameOver() && state.at_end) { overClosed = null; $('gameover').hidden = false; } };
   // A page opened on a touch screen speaks of taps from the start.
   document.addEventListener('pointerdown', (ev) => {

@@ -55,7 +55,11 @@ function renderReviewNote() {
   if (!mk) { note.hidden = true; note.textContent = ''; return; }
   const before = evalAt(c - 1), after = evalAt(c);
   const mover = (startPly() + c - 1) % 2 ? 'Black' : 'White';
-  let t = moveLabel(c - 1) + MARK_GLYPH[mk.class] + ' ' + mk.class + ': ' + mover + "'s win chance −" + Math.round(mk.drop * 100) + ' %';
+  // A mate allowed is said so; in a position lost already it is no blunder (as on lichess).
+  const mate = after && /M/.test(after.text) && !(before && /M/.test(before.text));
+  let t = moveLabel(c - 1) + MARK_GLYPH[mk.class] + ' ' + mk.class + ': ' +
+    (mate ? 'it allows a forced mate' + (mk.class === 'blunder' ? '' : ' (the game was lost already)') + ', ' : '') +
+    mover + "'s win chance −" + Math.round(mk.drop * 100) + ' %';
   if (before && after) t += ' (' + before.text + ' → ' + after.text + ')';
   if (mk.better) t += '. Better: ' + mk.better + (before ? ' (' + before.text + ')' : '') + ', drawn on the board.';
   note.textContent = t;
@@ -96,6 +100,9 @@ function renderReview() {
   const g = $('graph');
   const info = $('review-info');
   $('btn-review').textContent = rv && rv.running ? 'Stop review' : 'Review game';
+  // No review of a clock game going on without engine help.
+  $('btn-review').disabled = !(rv && rv.running) && !!helpRefused(state);
+  $('btn-review').title = helpRefused(state) || 'evaluate every position of the game';
   renderReviewNote();
   if (!rv) { g.toggleAttribute('hidden', true); info.textContent = ''; return; }
   const { rv: shown, agree } = reviewNow();
