@@ -29,6 +29,7 @@ mod gui_svg;
 mod layout;
 mod nnue;
 mod order_model;
+mod platform;
 mod referee_faults;
 mod referee_greedy;
 mod referee_hostile;
@@ -46,6 +47,7 @@ mod rules_moves;
 mod rules_perft;
 mod rules_properties;
 mod tournaments_openings;
+#[cfg(unix)] // bash scripts
 mod tournaments_scripts;
 mod tune_cli;
 mod tune_data;
