@@ -38,10 +38,13 @@ pub enum Parsed {
     Run(GuiConfig),
 }
 
-/// The bundled engine: `punct` in the folder of this program, if it is there.
+/// The bundled engine: `punct` (`punct.exe` on Windows) in the folder of this program, if it is
+/// there.
 pub fn bundled_engine() -> Option<EngineConfig> {
     let exe = std::env::current_exe().ok()?;
-    let path = exe.parent()?.join("punct");
+    let path = exe
+        .parent()?
+        .join(format!("punct{}", std::env::consts::EXE_SUFFIX));
     if !path.is_file() {
         return None;
     }
