@@ -608,7 +608,7 @@ fn pipelined_commands_are_answered_in_order() {
     let n = keys.len();
     assert!(n >= 15, "{keys:#?}");
     let expected_prefix = [
-        format!("id name Punct {}", env!("CARGO_PKG_VERSION")),
+        format!("id name Punct {}", env!("PUNCT_VERSION")),
         "uciok".into(),
         "readyok".into(),
         "response true".into(),

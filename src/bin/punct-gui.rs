@@ -10,7 +10,7 @@ fn main() -> ExitCode {
         .init();
     let argv: Vec<String> = std::env::args().skip(1).collect();
     if matches!(argv.first().map(String::as_str), Some("--version" | "-V")) {
-        println!("punct-gui {}", env!("CARGO_PKG_VERSION"));
+        println!("punct-gui {}", env!("PUNCT_VERSION"));
         return ExitCode::SUCCESS;
     }
     let cfg = match args::parse_args(&argv) {

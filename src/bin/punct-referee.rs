@@ -92,7 +92,7 @@ fn main() -> ExitCode {
         Command::Merge(files, sprt) => records::merge::run(&files, sprt),
         Command::Suite(cfg) => suite::run(&cfg),
         Command::Version => {
-            println!("punct-referee {}", env!("CARGO_PKG_VERSION"));
+            println!("punct-referee {}", env!("PUNCT_VERSION"));
             exit::EXIT_OK
         }
     };

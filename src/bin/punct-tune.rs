@@ -27,7 +27,7 @@ fn main() -> ExitCode {
     let rest = &args[1..];
     let result = match cmd.as_str() {
         "--version" | "-V" => {
-            println!("punct-tune {}", env!("CARGO_PKG_VERSION"));
+            println!("punct-tune {}", env!("PUNCT_VERSION"));
             Ok(0)
         }
         "gen" => gen::run(rest),

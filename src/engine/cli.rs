@@ -192,7 +192,7 @@ pub fn run(args: &[String]) -> ExitCode {
             ExitCode::SUCCESS
         }
         Some("--version" | "-V") => {
-            let _ = writeln!(out, "punct {}", env!("CARGO_PKG_VERSION"));
+            let _ = writeln!(out, "punct {}", env!("PUNCT_VERSION"));
             ExitCode::SUCCESS
         }
         Some(other) => usage_error(&format!("unknown command '{other}'")),

@@ -182,7 +182,7 @@ fn open_outputs(
         w.write(
             "start",
             json!({
-                "referee": concat!("punct-referee ", env!("CARGO_PKG_VERSION")),
+                "referee": concat!("punct-referee ", env!("PUNCT_VERSION")),
                 "resumed": cfg.resume,
                 "fingerprint": fp,
                 "players": names,

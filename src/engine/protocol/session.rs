@@ -26,7 +26,7 @@ use crate::rules::notation::{parse_move, parse_position};
 use crate::rules::piece::Colour;
 use crate::rules::position::{Position, Variant};
 
-pub const ENGINE_NAME: &str = concat!("Punct ", env!("CARGO_PKG_VERSION"));
+pub const ENGINE_NAME: &str = concat!("Punct ", env!("PUNCT_VERSION"));
 pub const ENGINE_AUTHOR: &str = "the PUNCT project";
 
 /// Which handshake the client used (it decides `uciok`/`ugiok` and the `ponder` token).
