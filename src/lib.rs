@@ -2,7 +2,7 @@
 //!
 //! | part | folder | what it is | start reading at |
 //! |---|---|---|---|
-//! | [`rules`] | `src/rules/` | board, pieces, moves, game end, notation, perft (`RULES.md`) | [`rules::position`] |
+//! | [`rules`] | `src/rules/` | board, pieces, moves, game end, notation, perft (`docs/rules.md`) | [`rules::position`] |
 //! | [`engine`] | `src/engine/` | the `punct` engine: protocol side and search side | [`engine::protocol`], [`engine::search`] |
 //! | [`referee`] | `src/referee/` | `punct-referee`: matches, tournaments, records, statistics | [`referee::runner`] (see `src/referee/mod.rs`) |
 //! | [`gui`] | `src/gui/` | `punct-gui`: the board in the browser against any engine | [`gui::app`] |

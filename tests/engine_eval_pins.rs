@@ -4,7 +4,7 @@
 //! late weights changes one of these numbers.
 //!
 //! Coordinates: a space `(x, y)` is named by the column letter `a`.. for `x = 0..` and the row
-//! `y + 1` (RULES.md section 1); the central hexagon is the 19 spaces within distance 2 of
+//! `y + 1` (docs/rules.md section 1); the central hexagon is the 19 spaces within distance 2 of
 //! `i9 = (8, 8)`. A space lies on a straight line through the central hexagon when it shares
 //! `x` (N-S lines), `y` (SE-NW lines) or `x - y` (NE-SW lines) with a central space:
 //! `x` in 6..=10, `y` in 6..=10 or `x - y` in -2..=2.

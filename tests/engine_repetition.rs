@@ -1,5 +1,5 @@
 //! Repetitions in the search: a move back into a position already seen in the game scores as a
-//! draw (RULES.md leaves repetition to the engines; the referee adjudicates the third
+//! draw (docs/rules.md leaves repetition to the engines; the referee adjudicates the third
 //! occurrence, so the engine must see it coming from the second).
 //!
 //! Catches: the search scoring a repetition only from the third occurrence

@@ -236,7 +236,7 @@ fn entry_costs(own: CellSet, cheap: CellSet, dear: CellSet, dear_cost: i32) -> B
 /// Whether a space lies on a side.
 type OnSide = fn(Xy) -> bool;
 
-/// The two opposite sides of each axis (RULES.md 1).
+/// The two opposite sides of each axis (docs/rules.md 1).
 const AXES: [(OnSide, OnSide); 3] = [
     (|c| c.0 == 0, |c| c.0 == 16),
     (|c| c.1 == 0, |c| c.1 == 16),

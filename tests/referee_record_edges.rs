@@ -28,6 +28,8 @@ fn record(game: u64, white: &str, result: &str) -> GameRecord {
         opening: "- w 0".into(),
         white_tc: "10+0.1".into(),
         black_tc: "10+0.1".into(),
+        white_level: None,
+        black_level: None,
         result: result.into(),
         reason: "connection".into(),
         reason_text: "White wins by connection".into(),

@@ -1,4 +1,4 @@
-//! RULES.md section 5 (end of the game) and the finished-when-read rule of section 7, on
+//! docs/rules.md section 5 (end of the game) and the finished-when-read rule of section 7, on
 //! hand-built positions with the expected winner and reason stated.
 
 use crate::common;
@@ -180,8 +180,8 @@ fn a_move_before_the_last_drop_does_not_end_the_game() {
 
 #[test]
 fn two_passes_in_a_row_draw() {
-    // No reachable position forcing a pass is known (RULES.md 4.3), so the passes are made with
-    // the trusted `make`, to check the bookkeeping of the rule.
+    // No reachable position forcing a pass is known (docs/rules.md 4.3), so the passes are made
+    // with the trusted `make`, to check the bookkeeping of the rule.
     let mut pos = standard(WEST_EAST);
     let hash = pos.hash();
     pos.make(Move::Pass);

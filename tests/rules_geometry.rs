@@ -1,4 +1,4 @@
-//! Geometry and piece-shape facts of RULES.md sections 1, 2 and 6, counted with the test's own
+//! Geometry and piece-shape facts of docs/rules.md sections 1, 2 and 6, counted with the test's own
 //! coordinate code (`common/simple_rules.rs`) and compared with the library.
 
 use crate::common;
@@ -261,7 +261,7 @@ fn canonical_minor_order() {
     assert_eq!(show(Kind::A, "e5", 3), "e5d5e4");
 }
 
-/// `{:?}` of a cell is its name (RULES.md 6), as `Display`: assertion messages show cells so.
+/// `{:?}` of a cell is its name (docs/rules.md 6), as `Display`: assertion messages show cells so.
 #[test]
 fn debug_of_a_cell_is_its_name() {
     assert_eq!(format!("{:?}", cell("i9")), "i9");
@@ -273,7 +273,7 @@ fn debug_of_a_cell_is_its_name() {
 
 /// `rotate(k)` turns a direction `k` steps clockwise (negative: anticlockwise): its vector
 /// turned by 60 degrees clockwise `k mod 6` times, which on these axes is `(x, y) -> (y, y - x)`
-/// (N `(0, 1)` -> NE `(1, 1)` -> SE `(1, 0)` -> S `(0, -1)`, RULES.md 1).
+/// (N `(0, 1)` -> NE `(1, 1)` -> SE `(1, 0)` -> S `(0, -1)`, docs/rules.md 1).
 #[test]
 fn rotating_a_direction_turns_its_vector_clockwise() {
     for d in Dir::ALL {
@@ -291,8 +291,8 @@ fn rotating_a_direction_turns_its_vector_clockwise() {
     assert_eq!(Dir::SW.rotate(2), Dir::N);
 }
 
-/// `punct_in_middle` holds exactly for the kinds whose PÜNCT is the middle dot (C and A, RULES.md
-/// 2): on every placement the PÜNCT is then adjacent to both minor dots, which are not adjacent
+/// `punct_in_middle` holds exactly for the kinds whose PÜNCT is the middle dot (C and A,
+/// docs/rules.md 2): on every placement the PÜNCT is then adjacent to both minor dots, which are not adjacent
 /// to each other.
 #[test]
 fn the_punct_is_the_middle_dot_of_c_and_a_only() {
@@ -316,7 +316,7 @@ fn the_punct_is_the_middle_dot_of_c_and_a_only() {
 }
 
 /// `Placement::middle` is the index in `cells()` of the dot adjacent to both others (the middle
-/// dot of S, C, A, L, R, RULES.md 2); a triangle, its three dots all adjacent, has none.
+/// dot of S, C, A, L, R, docs/rules.md 2); a triangle, its three dots all adjacent, has none.
 #[test]
 fn the_middle_dot_is_the_one_adjacent_to_both_others() {
     for kind in Kind::ALL {
@@ -340,7 +340,7 @@ fn the_middle_dot_is_the_one_adjacent_to_both_others() {
     }
 }
 
-/// `{:?}` of a placement is its kind's letter (RULES.md 2) and its notation, as in assertion
+/// `{:?}` of a placement is its kind's letter (docs/rules.md 2) and its notation, as in assertion
 /// messages: `T:e5d4e4`.
 #[test]
 fn debug_of_a_placement_names_its_kind_and_cells() {

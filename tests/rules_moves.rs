@@ -1,5 +1,5 @@
-//! RULES.md sections 3 and 4, clause by clause, on hand-built positions. Each verdict is checked
-//! three ways (see `common/clauses.rs`): `check_move`, `legal_moves` and the simple checker.
+//! docs/rules.md sections 3 and 4, clause by clause, on hand-built positions. Each verdict is
+//! checked three ways (see `common/clauses.rs`): `check_move`, `legal_moves` and the simple checker.
 
 use crate::common;
 
@@ -360,7 +360,7 @@ fn repetitions_count_returns_to_the_same_position() {
 // ----- The position's own queries -----
 
 /// `movable_piece_at` (the piece a shift from a cell would take): only the mover's own piece
-/// whose PÜNCT is the top dot there, and only when nothing lies on it (RULES.md 4.2).
+/// whose PÜNCT is the top dot there, and only when nothing lies on it (docs/rules.md 4.2).
 #[test]
 fn the_movable_piece_is_the_own_unblocked_one_with_its_punct_on_the_cell() {
     let white = standard(&HIGH_BRIDGE.replace(" b 6", " w 6"));
@@ -416,7 +416,7 @@ fn moves_played_are_the_moves_made_in_order() {
     assert_eq!(pos.moves_played().collect::<Vec<_>>(), moves[..2].to_vec());
 }
 
-/// `{:?}` of a position is its canonical string (RULES.md 7): pieces by level, then PÜNCT.
+/// `{:?}` of a position is its canonical string (docs/rules.md 7): pieces by level, then PÜNCT.
 #[test]
 fn debug_of_a_position_is_its_position_string() {
     assert_eq!(format!("{:?}", standard("- w 0")), "- w 0");

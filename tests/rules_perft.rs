@@ -1,5 +1,5 @@
 //! Perft regression values. The table of issue 2 comes from a separate implementation written
-//! from RULES.md; the other positions were found by biased random playouts (see
+//! from docs/rules.md; the other positions were found by biased random playouts (see
 //! `find_positions_with_stacks`) and their values computed with the simple checker of
 //! `common/simple_rules.rs` alone (`simple_rules::perft`). The fast generator must match both.
 

@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use punct::referee::cli::{parse_args, Command};
-use punct::referee::{compliance, exit, records, runner, suite};
+use punct::referee::{calibration, compliance, exit, records, runner, suite};
 
 const HELP: &str = "\
 punct-referee: matches and tournaments between PÜNCT engines (cutechess/fastchess style)
@@ -13,12 +13,15 @@ usage: punct-referee -engine cmd=PROG [KEY=VALUE]... -engine ... [FLAGS]
        punct-referee -compliance cmd=PROG [KEY=VALUE]...
        punct-referee -check-pgn FILE [-variant basic]
        punct-referee -merge FILE... [-sprt ...]   statistics of shards' -jsonl logs as one run
+       punct-referee -ratings FILE... -anchor NAME=ELO [-claims FILE] [-table F] [-plot F.svg]
+                     ratings of many players on an anchored scale (-ratings --help)
        punct-referee -suite FILE -engine cmd=PROG depth=N|nodes=N|st=S [-concurrency N]
                      [-junit FILE] [-suite-min N]   test positions (bm/am) for CI
        punct-referee --version
 
 Engine keys (-engine, or -each for all engines; an engine's own keys win):
   cmd=PROG | cmd=builtin:random   program, or the built-in uniform random mover (seeded)
+  cmd=builtin:safe                built-in: wins at once, else a random move giving no win away
   cmd=builtin:greedy              built-in one-ply player: wins, blocks, else connects/centre
   name=NAME  dir=DIR  args=\"A B\"  arg=A (repeatable)  proto=uci|ugi
   option.NAME=VALUE               setoption sent after the handshake
@@ -72,6 +75,19 @@ fn main() -> ExitCode {
         .target(env_logger::Target::Stderr)
         .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
+    match calibration::parse(&args) {
+        Some(Ok(Some(cfg))) => return ExitCode::from(calibration::run(&cfg)),
+        Some(Ok(None)) => {
+            print!("{}", calibration::HELP);
+            return ExitCode::from(exit::EXIT_OK);
+        }
+        Some(Err(e)) => {
+            eprintln!("punct-referee: {e}");
+            eprintln!("try: punct-referee -ratings --help");
+            return ExitCode::from(exit::EXIT_BAD_ARGS);
+        }
+        None => {}
+    }
     let command = match parse_args(&args) {
         Ok(c) => c,
         Err(e) => {

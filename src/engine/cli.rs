@@ -1,11 +1,11 @@
 //! The command line of the `punct` binary: with no command the engine loop (`protocol.md`);
-//! `perft`, `moves`, `eval`, `bench` and `svg` run once and exit.
+//! `perft`, `moves`, `eval`, `bench`, `svg` and `levels` run once and exit.
 
 use std::io::Write;
 use std::process::ExitCode;
 
 use crate::engine::protocol::{fmt, uci};
-use crate::engine::search::{bench, evaluate, nnue, Searcher};
+use crate::engine::search::{bench, evaluate, nnue, skill, Searcher};
 use crate::rules::notation::{parse_move, parse_position};
 use crate::rules::perft::divide;
 use crate::rules::position::{Position, Variant};
@@ -14,7 +14,7 @@ use crate::rules::svg::{board_svg, SvgOptions};
 const USAGE: &str =
     "usage: punct [--version] [--variant standard|basic] [--evalfile none|<default>|FILE] \
      [perft <depth> [<position>] | moves [<position>] | eval [<position>] | bench [<depth>] | \
-     svg [<position>] [--last <move>] [--flip] [--out <file>]]\n\
+     svg [<position>] [--last <move>] [--flip] [--out <file>] | levels]\n\
      With no command, punct runs the engine on stdin/stdout (see protocol.md). --evalfile sets \
      the evaluation of eval and bench as the EvalFile option does.";
 
@@ -187,6 +187,10 @@ pub fn run(args: &[String]) -> ExitCode {
             }
             Err(e) => usage_error(&e),
         },
+        Some("levels") => {
+            let _ = out.write_all(levels_table().as_bytes());
+            ExitCode::SUCCESS
+        }
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             ExitCode::SUCCESS
@@ -201,6 +205,20 @@ pub fn run(args: &[String]) -> ExitCode {
             ExitCode::from(uci::run(variant) as u8)
         }
     }
+}
+
+/// `levels`: each strength level's claimed Elo and settings (`Skill Level`, `UCI_Elo`), one
+/// line each after a `#` header; read by `tournaments/calibrate-levels.sh`.
+fn levels_table() -> String {
+    let mut s = String::from("# skill\telo\tdepth\tnodes\tcandidates\ttemperature\n");
+    for (i, (set, elo)) in skill::LEVELS.iter().zip(skill::LEVEL_ELO).enumerate() {
+        s += &format!(
+            "{i}\t{elo}\t{}\t{}\t{}\t{}\n",
+            set.depth, set.nodes, set.candidates, set.temperature
+        );
+    }
+    s += &format!("{}\tfull\t0\t0\t1\t0\n", skill::FULL_SKILL);
+    s
 }
 
 /// `svg [POSITION] [--last MOVE] [--flip] [--out FILE]`: the board picture, written to FILE

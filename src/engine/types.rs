@@ -36,6 +36,15 @@ pub struct Limits {
     /// When the `go` arrived: the clock runs from then, not from when the search thread
     /// got to it (`None`: from the search's start).
     pub received: Option<Instant>,
+    /// A strength level below full strength (`Skill Level`, `UCI_Elo`); `None`: full strength.
+    pub level: Option<Level>,
+}
+
+/// A strength level below full strength: `Skill Level` as a real number in `0.0..20.0`
+/// (`UCI_Elo` maps to a fractional skill). What a level does is in `search::skill`.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Level {
+    pub skill: f64,
 }
 
 /// Shared flags between the protocol loop and a running search.
@@ -143,6 +152,16 @@ pub struct SearchResult {
     pub time: Duration,
     /// `SearchMode puct`: the root's most visited moves, most first (empty for alpha-beta).
     pub visits: Vec<MoveVisits>,
+    /// Alpha-beta: the best `MultiPV` lines of the last completed iteration, best first
+    /// (empty when no iteration completed, and for `SearchMode puct`).
+    pub lines: Vec<RootLine>,
+}
+
+/// One root move's line at the last completed iteration.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RootLine {
+    pub score: Score,
+    pub pv: Vec<Move>,
 }
 
 /// One root move's share of a PUCT search.

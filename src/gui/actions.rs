@@ -11,7 +11,7 @@ use crate::referee::settings::EngineConfig;
 use crate::rules::piece::Colour;
 use crate::rules::position::{Position, Variant};
 
-/// Why there is no draw offer: the rulebook has none (RULES.md section 5).
+/// Why there is no draw offer: the rulebook has none (docs/rules.md section 5).
 pub const NO_DRAW_BY_AGREEMENT: &str = "PÜNCT's rules have no draw by agreement: a game is \
      drawn only by an equal centre count (standard game), the last drop of the basic game, or \
      two passes in a row. Resign instead, or abort before the second move.";

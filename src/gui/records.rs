@@ -45,6 +45,8 @@ pub fn game_pgn(game: &Game) -> String {
         opening: position_to_string(game.start_position()),
         white_tc: tc.clone(),
         black_tc: tc,
+        white_level: None,
+        black_level: None,
         result: result.to_string(),
         reason: reason.to_string(),
         reason_text: text,

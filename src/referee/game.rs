@@ -341,6 +341,8 @@ pub fn play_game(
         opening: spec.opening.clone(),
         white_tc: engines[0].limit_text(),
         black_tc: engines[1].limit_text(),
+        white_level: engines[0].level_text(),
+        black_level: engines[1].level_text(),
         result: result.to_string(),
         reason: reason.to_string(),
         reason_text: text,

@@ -18,6 +18,8 @@
 //!   `tournament` (schedule, standings);
 //! - `records/`: `pgn`, `jsonl`, `resume`, `sample` (`-sample`), `shard` and `merge` (runs split
 //!   over machines);
+//! - `calibration` and `calibration_plot` (`-ratings`: ratings on an anchored scale, their
+//!   table and plot);
 //! - `junit` (JUnit XML); `runner` (workers, records, output), `compliance` (`-compliance`,
 //!   `-check-pgn`), `suite` (`-suite`: test positions for CI), `review` (`punct-referee review`:
 //!   a game annotated by an engine, also the GUI's game review);
@@ -26,6 +28,8 @@
 //! [`RunConfig`]: settings::RunConfig
 //! [`EngineConfig`]: settings::EngineConfig
 
+pub mod calibration;
+pub mod calibration_plot;
 pub mod cli;
 pub mod compliance;
 pub mod exit;

@@ -757,6 +757,11 @@ pub fn run(cfg: &RunConfig) -> u8 {
             ));
         }
     }
+    for e in &cfg.engines {
+        if let Some(level) = e.level_text() {
+            console.line(&format!("Level: {}  {level}", e.name));
+        }
+    }
     let names = cfg.engines.iter().map(|e| e.name.as_str());
     for line in time_lines(names, &standings) {
         console.line(&line);

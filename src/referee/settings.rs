@@ -33,7 +33,7 @@ impl Proto {
 #[derive(Clone, Debug, PartialEq)]
 pub struct EngineConfig {
     pub name: String,
-    /// A program, or a built-in player (`builtin:random`, `builtin:greedy`).
+    /// A program, or a built-in player (`builtin:random`, `builtin:safe`, `builtin:greedy`).
     pub cmd: String,
     pub dir: Option<PathBuf>,
     pub args: Vec<String>,
@@ -53,6 +53,25 @@ pub struct EngineConfig {
 impl EngineConfig {
     pub fn is_builtin(&self) -> bool {
         self.cmd.starts_with("builtin:")
+    }
+
+    /// The strength level its options set (Stockfish's option names, which this project's
+    /// engine shares): `UCI_Elo N` when `UCI_LimitStrength` is true, else `Skill Level N`
+    /// below 20; `None` at full strength.
+    pub fn level_text(&self) -> Option<String> {
+        let option = |name: &str| {
+            (self.options.iter().rev())
+                .find(|(n, _)| n.trim().eq_ignore_ascii_case(name))
+                .map(|(_, v)| v.trim())
+        };
+        let limited = option("UCI_LimitStrength").is_some_and(|v| v.eq_ignore_ascii_case("true"));
+        match (limited, option("UCI_Elo"), option("Skill Level")) {
+            (true, Some(elo), _) => Some(format!("UCI_Elo {elo}")),
+            (_, _, Some(skill)) if skill.parse::<i64>().is_ok_and(|s| s < 20) => {
+                Some(format!("Skill Level {skill}"))
+            }
+            _ => None,
+        }
     }
 
     /// The time control (None when the engine plays without a clock).

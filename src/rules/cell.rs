@@ -19,7 +19,7 @@ pub const NUM_CELLS: usize = 211;
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Cell(u16);
 
-/// Whether `(x, y)` is a space of the board (RULES.md section 1).
+/// Whether `(x, y)` is a space of the board (docs/rules.md section 1).
 pub const fn on_board(x: i32, y: i32) -> bool {
     if x < 0 || y < 0 || x > 16 || y > 16 {
         return false;
@@ -107,7 +107,7 @@ impl fmt::Debug for Cell {
     }
 }
 
-/// Hex distance of a displacement `(dx, dy)` (RULES.md section 1).
+/// Hex distance of a displacement `(dx, dy)` (docs/rules.md section 1).
 pub const fn hex_distance(dx: i32, dy: i32) -> i32 {
     if (dx >= 0) == (dy >= 0) || dx == 0 || dy == 0 {
         let (a, b) = (dx.abs(), dy.abs());

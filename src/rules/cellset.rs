@@ -392,7 +392,7 @@ mod tests {
         }
     }
 
-    /// `expand` adds to a set every board neighbour of its cells (the six directions, RULES.md
+    /// `expand` adds to a set every board neighbour of its cells (the six directions, docs/rules.md
     /// 1), counted here with `Cell::neighbour`; a cell between two cells of the set on one
     /// line is reached from both sides at once.
     #[test]

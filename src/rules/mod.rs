@@ -1,4 +1,4 @@
-//! The rules of PÜNCT (the project's `RULES.md`, both variants), with no knowledge of engines.
+//! The rules of PÜNCT (`docs/rules.md`, both variants), with no knowledge of engines.
 //!
 //! From the bottom up: [`cell`] (cells and directions), [`cellset`] (sets of cells as bit
 //! words), [`geometry`] (sides, axes, the central hexagon, precomputed neighbours and rays),

@@ -67,7 +67,7 @@ impl MoveSink for MoveCounter {
 }
 
 impl Position {
-    /// The cells where the side to move may put dots of a dropped piece (RULES.md 4.1).
+    /// The cells where the side to move may put dots of a dropped piece (docs/rules.md 4.1).
     pub fn drop_area(&self) -> CellSet {
         self.drop_area_for(self.side_to_move())
     }

@@ -5,7 +5,8 @@ use std::fmt;
 use crate::rules::geometry::Cell;
 use crate::rules::piece::Placement;
 
-/// A PÜNCT move (RULES.md 4): a drop, a shift (move and/or rotation) of a piece in play, or a pass.
+/// A PÜNCT move (docs/rules.md 4): a drop, a shift (move and/or rotation) of a piece in play,
+/// or a pass.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Move {
     /// Put a piece from the hand on the board.
@@ -29,7 +30,7 @@ impl Move {
 }
 
 impl fmt::Display for Move {
-    /// The canonical notation of RULES.md section 6.
+    /// The canonical notation of docs/rules.md section 6.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Move::Drop(p) => write!(f, "{p}"),

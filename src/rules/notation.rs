@@ -1,4 +1,4 @@
-//! Text notation (RULES.md sections 6 and 7): cells, moves and positions, parsed and printed.
+//! Text notation (docs/rules.md sections 6 and 7): cells, moves and positions, parsed and printed.
 //!
 //! Parsing a move is syntax only (cells and shape); whether it is legal in a position is a
 //! separate step, [`Position::check_move`](crate::Position::check_move), with its own error type.

@@ -48,7 +48,7 @@ impl Not for Colour {
     }
 }
 
-/// The six piece kinds of RULES.md section 2.
+/// The six piece kinds of docs/rules.md section 2.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Kind {
     /// Triangle.
@@ -238,7 +238,8 @@ impl Placement {
         }
     }
 
-    /// The cells that must be at the landing level (RULES.md 4.2): all three for T, else the ends.
+    /// The cells that must be at the landing level (docs/rules.md 4.2): all three for T, else the
+    /// ends.
     #[inline]
     pub fn end_cells(self) -> &'static [usize] {
         match self.kind() {
@@ -258,7 +259,7 @@ impl Placement {
         }
     }
 
-    /// The minor dots in notation order (RULES.md section 6).
+    /// The minor dots in notation order (docs/rules.md section 6).
     pub fn canonical_minors(self) -> [Cell; 2] {
         let [_, a, b] = self.cells();
         match self.kind() {

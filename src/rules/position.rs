@@ -12,7 +12,7 @@ pub const PIECES_PER_PLAYER: u8 = 18;
 /// Pieces on the board at most.
 pub const MAX_PIECES: usize = 36;
 
-/// Which rules are in force (RULES.md 4.1 and 5).
+/// Which rules are in force (docs/rules.md 4.1 and 5).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
 pub enum Variant {
     #[default]
@@ -279,7 +279,7 @@ impl Position {
         self.stack(c).last().map(|&i| i as usize)
     }
 
-    /// Whether anything lies above any dot of the piece (RULES.md 3).
+    /// Whether anything lies above any dot of the piece (docs/rules.md 3).
     pub fn is_blocked(&self, index: usize) -> bool {
         let p = self.piece(index);
         p.placement
@@ -364,7 +364,8 @@ impl Position {
     }
 
     /// Whether `colour` could rest a piece at `placement` on the current heights: the ends at the
-    /// landing level, and at level >= 1 the highest dot under the PÜNCT the mover's (RULES.md 4.2).
+    /// landing level, and at level >= 1 the highest dot under the PÜNCT the mover's
+    /// (docs/rules.md 4.2).
     pub fn is_stable_for(&self, colour: Colour, placement: Placement) -> bool {
         let level = self.landing_level(placement);
         let cells = placement.cells();
@@ -397,7 +398,7 @@ impl Position {
     }
 
     /// Sets side to move and ply and derives the outcome of a position read from a string
-    /// (RULES.md 7).
+    /// (docs/rules.md 7).
     pub(crate) fn finish_setup(&mut self, side: Colour, ply: u32) {
         if self.side != side {
             self.hash ^= keys().side;

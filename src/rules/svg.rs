@@ -2,7 +2,7 @@
 //! `-svgout`.
 //!
 //! Layout: columns vertical (x to the right, N up), flat-topped hexagons, so the board is a
-//! hexagon with vertical West and East sides as in RULES.md section 1. Each piece is its three
+//! hexagon with vertical West and East sides as in docs/rules.md section 1. Each piece is its three
 //! dots joined by a bar, the PÜNCT marked with a red centre; higher levels are drawn a little
 //! higher up, the height of a stack of 2 or more is written beside its top dot, the empty space
 //! under the middle of a bridge is a dashed ring, and the visible dots of a blocked piece are

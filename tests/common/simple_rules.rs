@@ -1,4 +1,4 @@
-//! A deliberately simple second implementation of RULES.md sections 1 to 5 and 7, written from
+//! A deliberately simple second implementation of docs/rules.md sections 1 to 5 and 7, written from
 //! the text alone to cross-check the fast generator. It shares no code with the library: its own
 //! coordinates, its own reader of move and position text, its own shape classification, its own
 //! heights, stability, PÜNCT and connection logic. Speed does not matter here; clarity does.
@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 /// A space as `(x, y)`.
 pub type Xy = (i32, i32);
 
-/// The six directions of RULES.md section 1, clockwise from N.
+/// The six directions of docs/rules.md section 1, clockwise from N.
 pub const DIRS: [Xy; 6] = [(0, 1), (1, 1), (1, 0), (0, -1), (-1, -1), (-1, 0)];
 
 const CORNERS: [Xy; 6] = [(0, 0), (0, 8), (8, 0), (8, 16), (16, 8), (16, 16)];
@@ -33,7 +33,7 @@ pub fn all_cells() -> Vec<Xy> {
     v
 }
 
-/// Hex distance as RULES.md defines it.
+/// Hex distance as docs/rules.md defines it.
 pub fn distance(a: Xy, b: Xy) -> i32 {
     let (dx, dy) = (b.0 - a.0, b.1 - a.1);
     if dx.signum() * dy.signum() >= 0 {
@@ -89,7 +89,7 @@ fn read_cells(s: &str) -> Option<Vec<Xy>> {
     Some(out)
 }
 
-/// The six piece kinds of RULES.md section 2.
+/// The six piece kinds of docs/rules.md section 2.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
 pub enum Shape {
     T,
@@ -380,7 +380,7 @@ impl Board {
         }
     }
 
-    /// Reads a position string (RULES.md section 7), checking stability and piece counts.
+    /// Reads a position string (docs/rules.md section 7), checking stability and piece counts.
     pub fn read(text: &str, basic: bool) -> Result<Board, String> {
         let mut board = Board::start(basic);
         if text.trim() == "startpos" {
@@ -454,7 +454,7 @@ impl Board {
         18 - self.pieces.iter().filter(|p| p.white == white).count()
     }
 
-    /// Whether anything lies above any dot of piece `i` (RULES.md 3).
+    /// Whether anything lies above any dot of piece `i` (docs/rules.md 3).
     pub fn blocked(&self, i: usize) -> bool {
         let pc = &self.pieces[i];
         self.pieces
@@ -507,7 +507,7 @@ impl Board {
         }
     }
 
-    /// Drops of RULES.md 4.1 allowed on these cells (ignoring the hand).
+    /// Drops of docs/rules.md 4.1 allowed on these cells (ignoring the hand).
     fn drop_allowed(&self, view: &View, cells: [Xy; 3]) -> bool {
         let white_first_drop = self.white_to_move && !self.pieces.iter().any(|p| p.white);
         let centre_banned = !self.basic || white_first_drop;
@@ -551,7 +551,7 @@ impl Board {
         )
     }
 
-    /// Every legal move except pass (RULES.md 4.1 and 4.2), nothing once the game is over.
+    /// Every legal move except pass (docs/rules.md 4.1 and 4.2), nothing once the game is over.
     fn non_pass_moves(&self) -> BTreeSet<Key> {
         let mut out = BTreeSet::new();
         if self.ending.is_some() {
@@ -618,7 +618,7 @@ impl Board {
         }
     }
 
-    /// Plays a move assumed legal and works out the end of the game (RULES.md 5).
+    /// Plays a move assumed legal and works out the end of the game (docs/rules.md 5).
     pub fn apply(&mut self, key: Key) {
         let white = self.white_to_move;
         let pass_before = self.last_was_pass;

@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use crate::engine::types::{Bound, MoveVisits, Score, SearchInfo};
+use crate::engine::types::{Bound, Level, MoveVisits, Score, SearchInfo};
 use crate::rules::geometry::Cell;
 use crate::rules::moves::Move;
 use crate::rules::piece::{Colour, Kind};
@@ -82,6 +82,23 @@ pub fn info_line(info: &SearchInfo) -> String {
 }
 
 /// `bestmove <m> [ponder <m>]`, or `bestmove (none)`.
+/// The `info string` naming the strength level a search plays at (sent with each `go`), so
+/// that a client sees that its setting reached the engine.
+pub fn level_line(level: Level, by_elo: bool) -> String {
+    let elo = crate::engine::search::skill::claimed_elo(level);
+    if by_elo {
+        format!(
+            "info string level UCI_Elo {elo} (Skill Level {:.2}; full strength: UCI_LimitStrength false)",
+            level.skill
+        )
+    } else {
+        format!(
+            "info string level Skill Level {} (UCI_Elo {elo}; full strength: Skill Level 20)",
+            level.skill
+        )
+    }
+}
+
 pub fn bestmove_line(best: Option<Move>, ponder: Option<Move>) -> String {
     match (best, ponder) {
         (None, _) => "bestmove (none)".to_string(),

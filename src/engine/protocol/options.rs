@@ -3,7 +3,9 @@
 
 use crate::engine::search::nnue::DEFAULT_EVAL_FILE;
 use crate::engine::search::params::{self, Params};
+use crate::engine::search::skill::{self, ELO_MAX, ELO_MIN, FULL_SKILL};
 use crate::engine::search::SearchMode;
+use crate::engine::types::Level;
 use crate::rules::position::Variant;
 
 pub const HASH: &str = "Hash";
@@ -17,6 +19,9 @@ pub const SEED: &str = "Seed";
 pub const DEBUG_LOG_FILE: &str = "Debug Log File";
 pub const EVAL_FILE: &str = "EvalFile";
 pub const SEARCH_MODE: &str = "SearchMode";
+pub const LIMIT_STRENGTH: &str = "UCI_LimitStrength";
+pub const UCI_ELO: &str = "UCI_Elo";
+pub const SKILL_LEVEL: &str = "Skill Level";
 
 /// The type of an option with its default (and range or choices).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -123,6 +128,26 @@ pub fn specs() -> Vec<OptionSpec> {
                 choices: &SearchMode::NAMES,
             },
         },
+        OptionSpec {
+            name: LIMIT_STRENGTH,
+            kind: Check { default: false },
+        },
+        OptionSpec {
+            name: UCI_ELO,
+            kind: Spin {
+                default: ELO_MIN as i64,
+                min: ELO_MIN as i64,
+                max: ELO_MAX as i64,
+            },
+        },
+        OptionSpec {
+            name: SKILL_LEVEL,
+            kind: Spin {
+                default: FULL_SKILL,
+                min: 0,
+                max: FULL_SKILL,
+            },
+        },
     ];
     v.extend(params::specs().iter().map(|p| OptionSpec {
         name: p.name,
@@ -167,7 +192,23 @@ pub struct OptionValues {
     /// `EvalFile` as set (`none`, `<default>` or a path); the session loads the network.
     pub eval_file: String,
     pub search_mode: SearchMode,
+    /// `UCI_LimitStrength`, `UCI_Elo` and `Skill Level`: see [`OptionValues::level`].
+    pub limit_strength: bool,
+    pub uci_elo: i64,
+    pub skill_level: i64,
     pub params: Params,
+}
+
+impl OptionValues {
+    /// The strength level in force: `UCI_Elo` when `UCI_LimitStrength` is on (as Stockfish),
+    /// else `Skill Level` below 20; `None` at full strength.
+    pub fn level(&self) -> Option<Level> {
+        if self.limit_strength {
+            Some(skill::level_of_elo(self.uci_elo))
+        } else {
+            skill::level_of_skill(self.skill_level)
+        }
+    }
 }
 
 impl Default for OptionValues {
@@ -183,6 +224,9 @@ impl Default for OptionValues {
             debug_log_file: None,
             eval_file: DEFAULT_EVAL_FILE.to_string(),
             search_mode: SearchMode::AlphaBeta,
+            limit_strength: false,
+            uci_elo: ELO_MIN as i64,
+            skill_level: FULL_SKILL,
             params: Params::default(),
         }
     }
@@ -202,6 +246,8 @@ pub enum Change {
     DebugLogFile(Option<String>),
     EvalFile(String),
     SearchMode(SearchMode),
+    /// `UCI_LimitStrength`, `UCI_Elo` or `Skill Level` (the level goes with each `go`).
+    Strength,
     Param(&'static str, i32),
 }
 
@@ -262,6 +308,14 @@ impl OptionValues {
                         self.seed = n as u64;
                         Change::Seed(n as u64)
                     }
+                    UCI_ELO => {
+                        self.uci_elo = n;
+                        Change::Strength
+                    }
+                    SKILL_LEVEL => {
+                        self.skill_level = n;
+                        Change::Strength
+                    }
                     param => {
                         if let Err(e) = self.params.set(param, n as i32) {
                             return keep(e);
@@ -282,8 +336,13 @@ impl OptionValues {
                         ))
                     }
                 };
-                self.ponder = on;
-                Change::Ponder
+                if spec.name == LIMIT_STRENGTH {
+                    self.limit_strength = on;
+                    Change::Strength
+                } else {
+                    self.ponder = on;
+                    Change::Ponder
+                }
             }
             OptionKind::Combo { choices, .. } if spec.name == SEARCH_MODE => {
                 let text = value.unwrap_or("");
@@ -350,7 +409,7 @@ mod tests {
             );
             assert!(p.min <= p.default && p.default <= p.max, "{}", p.name);
         }
-        assert_eq!(all.len(), 11 + params::specs().len());
+        assert_eq!(all.len(), 14 + params::specs().len());
     }
 
     #[test]
@@ -380,6 +439,13 @@ mod tests {
                 }
                 (SEED, OptionKind::Spin { default, .. }) => assert_eq!(v.seed as i64, *default),
                 (PONDER, OptionKind::Check { default }) => assert_eq!(v.ponder, *default),
+                (LIMIT_STRENGTH, OptionKind::Check { default }) => {
+                    assert_eq!(v.limit_strength, *default)
+                }
+                (UCI_ELO, OptionKind::Spin { default, .. }) => assert_eq!(v.uci_elo, *default),
+                (SKILL_LEVEL, OptionKind::Spin { default, .. }) => {
+                    assert_eq!(v.skill_level, *default)
+                }
                 (VARIANT, OptionKind::Combo { default, .. }) => {
                     assert_eq!(v.variant.name(), *default)
                 }
@@ -456,6 +522,32 @@ mod tests {
         assert_eq!(v.set("MultiPV", Some("3")), Ok(Change::MultiPv));
         assert_eq!(v.multipv, 3);
         assert!(v.set("Colour", Some("1")).unwrap_err().contains("'Colour'"));
+    }
+
+    #[test]
+    fn the_strength_options_name_a_level_as_stockfish_does() {
+        let mut v = OptionValues::default();
+        assert_eq!(v.level(), None, "full strength by default");
+        assert_eq!(v.set("Skill Level", Some("20")), Ok(Change::Strength));
+        assert_eq!(
+            v.set("UCI_Elo", Some(&ELO_MAX.to_string())),
+            Ok(Change::Strength)
+        );
+        assert_eq!(v.level(), None, "UCI_Elo alone changes nothing");
+        v.set("skill level", Some("4")).unwrap();
+        assert_eq!(v.level(), Some(Level { skill: 4.0 }));
+        // UCI_LimitStrength wins over Skill Level.
+        v.set("UCI_LimitStrength", Some("true")).unwrap();
+        assert_eq!(v.level(), Some(skill::level_of_elo(ELO_MAX as i64)));
+        for bad in [ELO_MIN as i64 - 1, ELO_MAX as i64 + 1] {
+            assert!(v.set("UCI_Elo", Some(&bad.to_string())).is_err());
+        }
+        assert!(v.set("Skill Level", Some("21")).is_err());
+        assert!(v.set("UCI_LimitStrength", Some("1")).is_err());
+        assert!(v.limit_strength && v.uci_elo == ELO_MAX as i64 && v.skill_level == 4);
+        v.set("UCI_LimitStrength", Some("false")).unwrap();
+        v.set("Skill Level", Some("20")).unwrap();
+        assert_eq!(v.level(), None);
     }
 
     #[test]

@@ -378,9 +378,11 @@ impl Session {
                     self.position = Position::new(v);
                     None
                 }
-                Change::MoveOverhead | Change::Ponder | Change::MultiPv | Change::EvalFile(_) => {
-                    None
-                }
+                Change::MoveOverhead
+                | Change::Ponder
+                | Change::MultiPv
+                | Change::EvalFile(_)
+                | Change::Strength => None,
             }),
         }
     }
@@ -458,6 +460,7 @@ impl Session {
             multipv: self.options.multipv,
             move_overhead: Duration::from_millis(self.options.move_overhead_ms),
             received: None,
+            level: self.options.level(),
         }
     }
 
@@ -477,6 +480,9 @@ impl Session {
             return;
         }
         let limits = self.limits(go, out);
+        if let Some(level) = limits.level {
+            out.push(print(fmt::level_line(level, self.options.limit_strength)));
+        }
         if self.debug {
             out.push(print(format!("info string go {limits:?}")));
         }

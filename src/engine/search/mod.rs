@@ -7,7 +7,7 @@
 //! move ordering, `OrderModel`), [`paths`] (connection distances), [`threats`] and `touch`
 //! (one-move wins and the moves that stop them), [`race`] (the centre race's endings solved
 //! exactly), [`evaluate`] (the hand evaluation) and [`nnue`] (the learned one, `EvalFile`),
-//! `puct` (`SearchMode puct`: a policy-guided tree search), [`tt`], [`timeman`], [`params`] (every tunable weight), [`bench`].
+//! `puct` (`SearchMode puct`: a policy-guided tree search), [`skill`] (strength levels), [`tt`], [`timeman`], [`params`] (every tunable weight), [`bench`].
 
 pub mod bench;
 mod busy;
@@ -22,6 +22,7 @@ mod puct;
 pub mod race;
 mod root;
 pub mod searcher;
+pub mod skill;
 pub mod sliced;
 pub mod threats;
 pub mod timeman;

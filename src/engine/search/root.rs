@@ -11,7 +11,7 @@ use crate::engine::search::tt::{MATE, MATE_BOUND};
 use crate::engine::search::worker::{
     root_move_list, terminal_score, uci_score, Line, Worker, INFINITY, MAX_DEPTH, MAX_PLY,
 };
-use crate::engine::types::{Bound, Limits, SearchInfo, SearchResult};
+use crate::engine::types::{Bound, Limits, RootLine, SearchInfo, SearchResult};
 use std::time::Duration;
 
 use crate::rules::moves::Move;
@@ -60,6 +60,7 @@ impl Worker<'_> {
                 nodes: 0,
                 time: self.clock.elapsed(),
                 visits: Vec::new(),
+                lines: Vec::new(),
             };
         }
         // The rules first: a win in one is searched first at every depth; against a winning
@@ -127,6 +128,9 @@ impl Worker<'_> {
         let mut best_score = -INFINITY;
         // The answer so far: score and PV of the last completed iteration's best move.
         let mut answer: Option<(i32, Vec<Move>)> = None;
+        // The last completed iteration's `multipv` best lines (a strength level picks among
+        // them: `skill`).
+        let mut lines: Vec<RootLine> = Vec::new();
         for depth in 1..=max_depth {
             if skips_depth(self.index, depth, pos.ply()) {
                 continue;
@@ -174,9 +178,14 @@ impl Worker<'_> {
             if self.index == 0 {
                 self.ctl.set_partial(None);
             }
+            lines.clear();
             for (i, rm) in root.iter().take(multipv).enumerate() {
                 let info = self.info(depth, i + 1, rm.score, Bound::Exact, &rm.pv);
                 report(&info);
+                lines.push(RootLine {
+                    score: info.score,
+                    pv: info.pv,
+                });
             }
             let mate_found =
                 best_score.abs() >= MATE_BOUND && (MATE - best_score.abs()) as u32 <= depth;
@@ -212,6 +221,7 @@ impl Worker<'_> {
             nodes: self.nodes,
             time: self.clock.elapsed(),
             visits: Vec::new(),
+            lines,
         }
     }
 

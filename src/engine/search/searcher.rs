@@ -19,6 +19,7 @@ use crate::engine::search::facts::FactsTable;
 use crate::engine::search::nnue::{self, Network};
 use crate::engine::search::params::Params;
 use crate::engine::search::puct;
+use crate::engine::search::skill;
 use crate::engine::search::tt::{TranspositionTable, MATE};
 use crate::engine::search::worker::{uci_score, Line, Shared, ThreadTables, Worker};
 use crate::engine::types::{Bound, Limits, SearchControl, SearchInfo, SearchResult};
@@ -108,10 +109,14 @@ impl Searcher {
         1 + self.helpers.len()
     }
 
-    /// Seeds the helpers' root shuffles; the main thread uses no randomness, so with one
-    /// thread the seed changes nothing.
+    /// Seeds the helpers' root shuffles and a strength level's draws; at full strength the
+    /// main thread uses no randomness, so with one thread the seed changes nothing.
     pub fn set_seed(&mut self, seed: u64) {
         self.seed = seed;
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.seed
     }
 
     pub fn set_mode(&mut self, mode: SearchMode) {
@@ -169,6 +174,17 @@ impl Searcher {
         ctl: &SearchControl,
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
+        if let Some(level) = limits.level {
+            let plan = skill::LevelPlan::new(level, self.seed(), pos, limits);
+            let shown = plan.shown;
+            let mut result = self.search(pos, &plan.inner, ctl, &mut |info: &SearchInfo| {
+                if info.multipv <= shown {
+                    report(info)
+                }
+            });
+            plan.choose(&mut result);
+            return result;
+        }
         self.tt.new_search();
         if let Some(busy) = &self.busy {
             busy.clear();

@@ -223,7 +223,7 @@ impl CompletingDrops {
 }
 
 /// Whether the side to move may shift piece `id` (on top of its stacks, unblocked, own) to
-/// `to`, by the rules of RULES.md 4.2 with the piece lifted.
+/// `to`, by the rules of docs/rules.md 4.2 with the piece lifted.
 pub(super) fn shift_is_legal(pos: &Position, id: usize, to: Placement) -> bool {
     let piece = pos.piece(id);
     if to == piece.placement || to.kind() != piece.placement.kind() {

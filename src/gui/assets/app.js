@@ -73,7 +73,7 @@ function guidanceText() {
     : 'Pick a piece in your hand or on the board and point at a green dot: the wheel, R or ↻ turns it, a click plays it, Esc lets go. Keys: F flip, U undo, N new game, ←/→ moves.';
 }
 
-// The central hexagon: the 19 spaces within distance 2 of i9 (RULES.md 1).
+// The central hexagon: the 19 spaces within distance 2 of i9 (docs/rules.md 1).
 function inCentre(cell) {
   const [x, y] = xy(cell);
   const dx = x - 8, dy = y - 8;
@@ -101,7 +101,7 @@ function adjacent(a, b) {
   const dx = bx - ax, dy = by - ay;
   return (dx === 0 && Math.abs(dy) === 1) || (dy === 0 && Math.abs(dx) === 1) || (dx === dy && Math.abs(dx) === 1);
 }
-// The dots in the order the bar joins them (RULES.md 2: the PÜNCT is the middle of C and A).
+// The dots in the order the bar joins them (docs/rules.md 2: the PÜNCT is the middle of C and A).
 function barOrder(cells) {
   const [p, a, b] = cells;
   if (adjacent(p, a) && adjacent(p, b) && adjacent(a, b)) return [p, a, b, p];
@@ -345,7 +345,7 @@ function colourName(c) { return c === 'white' ? 'White' : 'Black'; }
 
 // A kind in the hand drawn as the piece: three dots joined by a bar, the PÜNCT red.
 const DIRS = [[0, 1], [1, 1], [1, 0], [0, -1], [-1, -1], [-1, 0]];
-const SHAPES = { // cells of the piece as (x, y) offsets, the PÜNCT first (RULES.md 2)
+const SHAPES = { // cells of the piece as (x, y) offsets, the PÜNCT first (docs/rules.md 2)
   T: [[0, 0], DIRS[0], DIRS[1]], S: [[0, 0], DIRS[1], [2, 2]], C: [[0, 0], DIRS[1], DIRS[4]],
   A: [[0, 0], DIRS[0], DIRS[2]], L: [[0, 0], DIRS[0], [1, 2]], R: [[0, 0], DIRS[1], [1, 2]],
 };

@@ -143,10 +143,12 @@ function applyTheme() {
 function rulesPanel() {
   const body = $('rules-body');
   const p = (html) => { const e = document.createElement('p'); e.textContent = html; body.appendChild(e); return e; };
-  p('Each player has 18 pieces of three dots; one dot of each piece is its PÜNCT (red here). White begins; a turn drops a piece from the hand or moves one of your pieces.');
-  p('A drop puts a piece on three empty spaces. In the standard game no dot of a dropped piece may touch the central hexagon (the shaded spaces); in the basic game only White\'s first drop may not.');
-  p('A move takes one of your pieces that nothing lies on, slides its PÜNCT in a straight line (over anything) or leaves it in place, and may turn it about the PÜNCT. It may land on top of other pieces: its PÜNCT must then rest on a dot of your own colour, and its end dots level (a piece with a gap under its middle dot is a bridge).');
-  p('You win by joining two opposite sides of the board with your dots seen from above. A move that uncovers the other side\'s connection and makes none of your own loses. After the last drop of a side, the standard game is decided by the dots on top in the central hexagon (equal is a draw); the basic game is then drawn. There is no draw by agreement: resign, or abort before the second move.');
+  // docs/rules.md in short (sections 2, 4.1, 4.2 and 5, in that order); keep the two consistent.
+  p('Each player has 18 pieces of three dots; one dot of each piece is its PÜNCT (red here). White begins; a turn drops a piece from the hand or shifts one of your pieces on the board. A player with neither passes, and two passes in a row draw.');
+  p('A drop puts a piece on three empty spaces (never under a bridge). In the standard game no dot of a dropped piece may touch the central hexagon (the shaded spaces); in the basic game only White\'s first drop may not.');
+  p('A shift takes one of your pieces that nothing lies on, slides its PÜNCT in a straight line (over anything) or leaves it in place, and may turn it about the PÜNCT; the piece must not end where it was. It may land on top of other pieces: its PÜNCT must then be over a dot of your own colour (the highest one under it), and its two end dots level, all three for a triangle. A piece with a gap under its middle dot is a bridge. Shifts may enter and leave the centre.');
+  p('You win by joining two opposite sides of the board with your dots seen from above; if a move shows both players\' connections, the mover wins, and a move that uncovers only the other side\'s connection loses. After the last drop of a side, the standard game is decided by the dots on top in the central hexagon (equal is a draw); the basic game is then drawn. There is no draw by agreement: resign, or abort before the second move.');
+  p('The full rules: docs/rules.md in the engine\'s repository.');
   const grid = document.createElement('div');
   grid.className = 'pieces';
   const names = {

@@ -1,5 +1,8 @@
 //! Built-in players that need no process: `builtin:random` plays uniform random legal moves,
-//! `builtin:greedy` looks one ply ahead (see [`greedy`](crate::referee::players::greedy)).
+//! `builtin:safe` random moves that win at once or give no win in one away, `builtin:greedy`
+//! looks one ply ahead (see [`greedy`](crate::referee::players::greedy)). They never change:
+//! `safe` and `greedy` anchor the strength levels' Elo scale (docs/levels.md), and a test
+//! pins their moves.
 //!
 //! Both are one [`BuiltinPlayer`] with a different [`Choose`] function, so a new built-in is
 //! a row of [`BUILTINS`] and its choice function.
@@ -18,8 +21,9 @@ use crate::referee::settings::Proto;
 pub type Choose = fn(&ThinkRequest, &mut Xoshiro256PlusPlus) -> String;
 
 /// The built-in players: their `cmd=` names and how each chooses.
-pub const BUILTINS: [(&str, Choose); 2] = [
+pub const BUILTINS: [(&str, Choose); 3] = [
     ("builtin:random", random_move),
+    ("builtin:safe", safe_move),
     ("builtin:greedy", greedy_move),
 ];
 
@@ -43,6 +47,17 @@ fn random_move(req: &ThinkRequest, rng: &mut Xoshiro256PlusPlus) -> String {
     } else {
         moves[rng.gen_range(0..moves.len())].to_string()
     }
+}
+
+/// `builtin:safe`: wins at once, else a random move after which the opponent cannot win at
+/// once.
+fn safe_move(req: &ThinkRequest, rng: &mut Xoshiro256PlusPlus) -> String {
+    if req.pos.is_finished() {
+        return "(none)".to_string();
+    }
+    let mut pos = req.pos.clone();
+    let budget = (req.deadline / 3).min(GREEDY_BUDGET);
+    greedy::choose_safe(&mut pos, rng, budget).mv.to_string()
 }
 
 /// `builtin:greedy`: wins at once, else stops the opponent's win, else improves its connection
@@ -141,6 +156,43 @@ mod tests {
         }
         assert!(builtin_player("builtin:none", "x").is_none());
     }
+
+    /// The moves of two seeded games of `builtin:safe` against `builtin:greedy`, as one
+    /// FNV-1a hash of their text (stable across toolchains, unlike `DefaultHasher`).
+    fn anchor_games_hash() -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for seed in [1, 2] {
+            let mut safe = BuiltinPlayer::new("safe", safe_move);
+            let mut greedy = BuiltinPlayer::new("greedy", greedy_move);
+            safe.new_game(seed).unwrap();
+            greedy.new_game(seed).unwrap();
+            let mut pos = Position::new(Variant::Standard);
+            while !pos.is_finished() {
+                let p = if pos.ply().is_multiple_of(2) {
+                    &mut safe
+                } else {
+                    &mut greedy
+                };
+                let m = pick(p, &pos);
+                pos.play(crate::parse_move(&m).unwrap()).unwrap();
+                for b in m.bytes().chain([b' ']) {
+                    h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+                }
+            }
+        }
+        h
+    }
+
+    /// The anchors of the strength scale must never change (docs/levels.md): a change to
+    /// `safe` or `greedy` (or to the rules' move order they draw from) moves every level's
+    /// measured Elo. This pins their games; if it fails, the change needs a new scale and a
+    /// new calibration, not a new number here.
+    #[test]
+    fn the_anchors_play_as_they_always_have() {
+        assert_eq!(anchor_games_hash(), ANCHOR_GAMES_HASH);
+    }
+
+    const ANCHOR_GAMES_HASH: u64 = 16_213_300_931_806_715_718;
 
     #[test]
     fn random_moves_are_legal_and_seeded() {

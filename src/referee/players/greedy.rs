@@ -213,15 +213,36 @@ pub enum Why {
     Forced,
     /// It wins at once.
     Wins,
-    /// The best-scored move after which the opponent cannot win at once.
+    /// The best-scored (or, for `builtin:safe`, the first drawn) move after which the opponent
+    /// cannot win at once.
     Safe,
-    /// Nothing checked was safe (or the budget ran out): the best-scored move.
+    /// Nothing checked was safe (or the budget ran out): the best-scored (first drawn) move.
     BestScore,
 }
 
 /// Chooses a move for the side to move (the game must not be over). `budget` bounds the time
 /// spent on exact checks; within it, the choice depends only on the position and `rng`.
 pub fn choose<R: Rng>(pos: &mut Position, rng: &mut R, budget: Duration) -> Decision {
+    choose_by(pos, rng, budget, Order::Score)
+}
+
+/// `builtin:safe`'s choice: as [`choose`], but the moves in a random order: a win if there is
+/// one, else a random move after which the opponent cannot win at once (the weakest anchor of
+/// the strength scale: it knows what a win in one is, and nothing more).
+pub fn choose_safe<R: Rng>(pos: &mut Position, rng: &mut R, budget: Duration) -> Decision {
+    choose_by(pos, rng, budget, Order::Random)
+}
+
+/// The order moves are tried in.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Order {
+    /// By [`Scorer`], ties at random.
+    Score,
+    /// At random.
+    Random,
+}
+
+fn choose_by<R: Rng>(pos: &mut Position, rng: &mut R, budget: Duration, by: Order) -> Decision {
     let start = Instant::now();
     let moves = pos.legal_moves();
     if moves.len() <= 1 {
@@ -238,12 +259,15 @@ pub fn choose<R: Rng>(pos: &mut Position, rng: &mut R, budget: Duration) -> Deci
             checks: 0,
         };
     }
-    let mut order: Vec<(i32, u64, Move)> = {
-        let mut scorer = Scorer::new(pos);
-        moves
-            .iter()
-            .map(|&m| (scorer.score(m), rng.gen(), m))
-            .collect()
+    let mut order: Vec<(i32, u64, Move)> = match by {
+        Order::Score => {
+            let mut scorer = Scorer::new(pos);
+            moves
+                .iter()
+                .map(|&m| (scorer.score(m), rng.gen(), m))
+                .collect()
+        }
+        Order::Random => moves.iter().map(|&m| (0, rng.gen(), m)).collect(),
     };
     order.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     let threats = threats(pos);

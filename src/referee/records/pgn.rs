@@ -20,7 +20,7 @@
 //!
 //! 2. g5g6h7 {+0.12/5 0.101s} f8g8g9 {0.000s} ... {White wins by connection} 1-0
 //! ```
-//! `Round` is the game number; `FEN` is the opening position (RULES.md section 7 notation).
+//! `Round` is the game number; `FEN` is the opening position (docs/rules.md section 7 notation).
 
 use std::fmt::Write as _;
 
@@ -94,6 +94,14 @@ pub fn format_game(g: &GameRecord, event: &str) -> String {
     ];
     for (k, v) in tags {
         let _ = writeln!(s, "[{k} \"{}\"]", escape(&v));
+    }
+    // A level's claimed Elo and the level itself (the options that set it).
+    for (side, level) in [("White", &g.white_level), ("Black", &g.black_level)] {
+        let Some(level) = level else { continue };
+        if let Some(elo) = level.strip_prefix("UCI_Elo ") {
+            let _ = writeln!(s, "[{side}Elo \"{}\"]", escape(elo));
+        }
+        let _ = writeln!(s, "[{side}Level \"{}\"]", escape(level));
     }
     s.push('\n');
     let start_ply: u32 = g
@@ -348,6 +356,8 @@ mod tests {
             opening: "Wc5c6d6 b 1".into(),
             white_tc: "10+0.1".into(),
             black_tc: "10+0.1".into(),
+            white_level: Some("UCI_Elo 1500".into()),
+            black_level: None,
             result: "0-1".into(),
             reason: "illegal_move".into(),
             reason_text: "A makes an illegal move: x {y}".into(),
@@ -370,6 +380,9 @@ mod tests {
         assert!(text.contains("[White \"A \\\"quoted\\\"\"]"));
         assert!(text.contains("[FEN \"Wc5c6d6 b 1\"]"));
         assert!(text.contains("[PlyCount \"3\"]"));
+        // White plays at a level: its claimed Elo and the level; Black at full strength.
+        assert!(text.contains("[WhiteElo \"1500\"]\n[WhiteLevel \"UCI_Elo 1500\"]"));
+        assert!(!text.contains("BlackElo") && !text.contains("BlackLevel"));
         assert!(
             text.contains("1... f5f6f7 {+0.31/7 0.120s} 2. g5g6h7 {0.120s} i5i6i7 {-M2/7 0.120s}")
         );

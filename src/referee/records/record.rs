@@ -46,6 +46,11 @@ pub struct GameRecord {
     pub opening: String,
     pub white_tc: String,
     pub black_tc: String,
+    /// Each side's strength level, if its options set one (`UCI_Elo 1500`, `Skill Level 7`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub white_level: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub black_level: Option<String>,
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub result: String,
     /// Machine-readable reason: connection, centre_count, last_drop, double_pass, repetition,

@@ -150,6 +150,7 @@ fn an_illegal_or_missing_best_move_is_replaced_by_a_legal_one() {
         nodes: 1,
         time: Duration::ZERO,
         visits: Vec::new(),
+        lines: Vec::new(),
     };
     let (best, ponder) = checked_moves(&job, Some(&result(Some(centre))), None, &out);
     assert!(pos.check_move(best.unwrap()).is_ok());

@@ -166,6 +166,7 @@ impl Worker<'_> {
             nodes: self.nodes,
             time: self.clock.elapsed(),
             visits: Vec::new(),
+            lines: Vec::new(),
         }
     }
 
@@ -441,6 +442,7 @@ impl Worker<'_> {
                     q: s.q,
                 })
                 .collect(),
+            lines: Vec::new(),
         }
     }
 }
