@@ -2,6 +2,7 @@
 //! (Cargo.toml) and, built from a checkout, the commit as `git describe` names it (build.rs), so
 //! a record or a bug report names the build it came from.
 
+#[cfg(unix)]
 use std::path::Path;
 use std::process::{Command, Stdio};
 
