@@ -43,8 +43,8 @@ fn main() -> ExitCode {
         }
     );
     if open {
-        // The system's browser opener; the URL is our own.
-        let opener = std::env::var("BROWSER").unwrap_or_else(|_| "xdg-open".into());
+        // The URL is our own.
+        let opener = args::browser_opener();
         if let Err(e) = std::process::Command::new(&opener)
             .arg(&running.url)
             .spawn()

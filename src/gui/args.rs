@@ -56,6 +56,21 @@ pub fn bundled_engine() -> Option<EngineConfig> {
     .ok()
 }
 
+/// The program `--open` hands the URL to: `$BROWSER` if set, else the system's own
+/// (Explorer on Windows, `open` on macOS, `xdg-open` elsewhere).
+pub fn browser_opener() -> String {
+    std::env::var("BROWSER").unwrap_or_else(|_| {
+        let system = if cfg!(windows) {
+            "explorer"
+        } else if cfg!(target_os = "macos") {
+            "open"
+        } else {
+            "xdg-open"
+        };
+        system.to_string()
+    })
+}
+
 pub fn parse_args(args: &[String]) -> Result<Parsed, String> {
     let mut cfg = GuiConfig {
         bind: "127.0.0.1".into(),
