@@ -150,6 +150,9 @@ fn kill_and_resume(name: &str, stop: Stop) {
         .unwrap();
     p.write_all(b"[Event \"torn\"]\n[Round \"99\"]\n\n1. c5c6d6 {0.1")
         .unwrap();
+    // Closed before the resume, as a crash would leave them: Windows refuses to replace a file
+    // another handle holds open.
+    drop((f, p));
 
     let status = command(&dir, &t).arg("-resume").status().unwrap();
     assert!(status.success());

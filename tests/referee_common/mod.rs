@@ -290,8 +290,23 @@ pub fn run_measured(cmd: &mut Command, limit: Duration) -> Measured {
         let _ = err.read_to_string(&mut s);
         s
     });
+    // The peak so far, read while the process runs: Wine keeps no counters for a process that
+    // has exited (0), Windows does; the larger of every reading is kept.
+    let peak_now = |child: &std::process::Child| -> i64 {
+        // SAFETY: a valid process handle (until `child` is dropped) and a counters struct of
+        // the size given.
+        unsafe {
+            let mut c: PROCESS_MEMORY_COUNTERS = std::mem::zeroed();
+            let size = std::mem::size_of::<PROCESS_MEMORY_COUNTERS>() as u32;
+            c.cb = size;
+            K32GetProcessMemoryInfo(child.as_raw_handle() as _, &mut c, size);
+            (c.PeakWorkingSetSize / 1024) as i64
+        }
+    };
+    let mut peak_kb = 0;
     let mut killed = false;
     let status = loop {
+        peak_kb = peak_kb.max(peak_now(&child));
         if let Some(st) = child.try_wait().unwrap() {
             break st;
         }
@@ -302,15 +317,7 @@ pub fn run_measured(cmd: &mut Command, limit: Duration) -> Measured {
         std::thread::sleep(Duration::from_millis(5));
     };
     let wall = started.elapsed();
-    // The process object stays readable until `child` is dropped.
-    // SAFETY: a valid process handle and a counters struct of the size given.
-    let peak_kb = unsafe {
-        let mut c: PROCESS_MEMORY_COUNTERS = std::mem::zeroed();
-        let size = std::mem::size_of::<PROCESS_MEMORY_COUNTERS>() as u32;
-        c.cb = size;
-        K32GetProcessMemoryInfo(child.as_raw_handle() as _, &mut c, size);
-        (c.PeakWorkingSetSize / 1024) as i64
-    };
+    peak_kb = peak_kb.max(peak_now(&child));
     assert!(peak_kb > 0, "could not read the peak working set");
     Measured {
         code: if killed { None } else { status.code() },
