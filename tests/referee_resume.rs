@@ -1,5 +1,6 @@
-//! Kill the referee mid-run (SIGKILL, SIGINT), then `-resume`: no game lost or played twice, no
-//! engine left behind, and the same games and statistics as an uninterrupted run.
+//! Kill the referee mid-run (SIGKILL or, on Windows, TerminateProcess; SIGINT on Unix), then
+//! `-resume`: no game lost or played twice, no engine left behind, and the same games and
+//! statistics as an uninterrupted run.
 
 use crate::referee_common;
 
@@ -91,7 +92,17 @@ fn reference() -> RunResult {
     (outcomes(&objs), final_stats(&objs))
 }
 
-fn kill_and_resume(name: &str, signal: i32) {
+/// How the referee is stopped mid-run.
+#[derive(Clone, Copy, PartialEq)]
+enum Stop {
+    /// Killed outright: `Child::kill` (SIGKILL on Unix, TerminateProcess on Windows).
+    Kill,
+    /// SIGINT, as Ctrl-C sends it.
+    #[cfg(unix)]
+    Interrupt,
+}
+
+fn kill_and_resume(name: &str, stop: Stop) {
     let dir = tmpdir(name);
     let t = tag(name);
     let journal = dir.join("g.jsonl");
@@ -107,14 +118,20 @@ fn kill_and_resume(name: &str, signal: i32) {
         assert!(Instant::now() < end, "the run made no progress");
         std::thread::sleep(Duration::from_millis(10));
     }
-    // SAFETY: sending a signal to our own child process.
-    unsafe {
-        libc::kill(child.id() as i32, signal);
+    match stop {
+        Stop::Kill => child.kill().unwrap(),
+        #[cfg(unix)]
+        // SAFETY: sending a signal to our own child process.
+        Stop::Interrupt => unsafe {
+            libc::kill(child.id() as i32, libc::SIGINT);
+        },
     }
     let status = child.wait().unwrap();
-    if signal == libc::SIGINT {
+    #[cfg(unix)]
+    if stop == Stop::Interrupt {
         assert_eq!(status.code(), Some(130));
     }
+    let _ = status;
     let left = leftovers(&t, Duration::from_secs(3));
     assert!(left.is_empty(), "{name}: engines left behind: {left:?}");
     let before = games(&read_jsonl(&journal)).len();
@@ -133,6 +150,9 @@ fn kill_and_resume(name: &str, signal: i32) {
         .unwrap();
     p.write_all(b"[Event \"torn\"]\n[Round \"99\"]\n\n1. c5c6d6 {0.1")
         .unwrap();
+    // Closed before the resume, as a crash would leave them: Windows refuses to replace a file
+    // another handle holds open.
+    drop((f, p));
 
     let status = command(&dir, &t).arg("-resume").status().unwrap();
     assert!(status.success());
@@ -175,13 +195,14 @@ fn reference_once() -> &'static RunResult {
 }
 
 #[test]
-fn sigkill_then_resume_loses_and_repeats_nothing() {
-    kill_and_resume("resume-kill", libc::SIGKILL);
+fn kill_then_resume_loses_and_repeats_nothing() {
+    kill_and_resume("resume-kill", Stop::Kill);
 }
 
+#[cfg(unix)] // signals; Windows' Ctrl-C needs a console shared with the test
 #[test]
 fn sigint_then_resume_loses_and_repeats_nothing() {
-    kill_and_resume("resume-int", libc::SIGINT);
+    kill_and_resume("resume-int", Stop::Interrupt);
 }
 
 #[test]

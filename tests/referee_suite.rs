@@ -378,27 +378,22 @@ fn the_engine_solves_a_win_and_not_a_flipped_one_exit_codes_min_and_junit() {
     assert!(out.contains("Solved 1 of 1"), "{out}");
 }
 
-/// A wrapper that leaves a mark when it is started, then runs the mock engine.
-fn marking_engine(dir: &Path) -> (PathBuf, PathBuf) {
+/// The mock engine told to leave a mark when it starts: its `-engine` words and the mark.
+fn marking_engine(dir: &Path) -> ([String; 2], PathBuf) {
     let mark = dir.join("started");
-    let script = dir.join("engine.sh");
-    std::fs::write(
-        &script,
-        format!(
-            "#!/bin/sh\ntouch '{}'\nexec '{MOCK}' \"$@\"\n",
-            mark.display()
-        ),
+    (
+        [
+            format!("cmd={MOCK}"),
+            format!("args=--mark {}", mark.display()),
+        ],
+        mark,
     )
-    .unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-    (script, mark)
 }
 
 #[test]
 fn a_bad_line_is_an_error_naming_file_and_line_before_any_engine_starts() {
     let dir = tmpdir("suite-bad");
-    let (script, mark) = marking_engine(&dir);
+    let (engine, mark) = marking_engine(&dir);
     let good = shipped_lines("wins-in-one.epd", 1)[0].clone();
     let pieces = good
         .split_whitespace()
@@ -420,11 +415,14 @@ fn a_bad_line_is_an_error_naming_file_and_line_before_any_engine_starts() {
     ] {
         let path = dir.join(format!("{name}.epd"));
         std::fs::write(&path, format!("# header\n{good}\n\n{bad}\n")).unwrap();
-        let (code, out, err) = output_of(referee().arg("-suite").arg(&path).args([
-            "-engine",
-            &format!("cmd={}", script.display()),
-            "depth=1",
-        ]));
+        let (code, out, err) = output_of(
+            referee()
+                .arg("-suite")
+                .arg(&path)
+                .arg("-engine")
+                .args(&engine)
+                .arg("depth=1"),
+        );
         assert_eq!(code, Some(2), "{name}: {out}{err}");
         let at = format!("{}:4: ", path.display());
         assert!(err.contains(&at) && err.contains(want), "{name}: {err}");
@@ -434,11 +432,14 @@ fn a_bad_line_is_an_error_naming_file_and_line_before_any_engine_starts() {
     // The same wrapper on a good suite does start (the mark works).
     let path = dir.join("good.epd");
     std::fs::write(&path, format!("{good}\n")).unwrap();
-    let (code, out, _) = output_of(referee().arg("-suite").arg(&path).args([
-        "-engine",
-        &format!("cmd={}", script.display()),
-        "depth=1",
-    ]));
+    let (code, out, _) = output_of(
+        referee()
+            .arg("-suite")
+            .arg(&path)
+            .arg("-engine")
+            .args(&engine)
+            .arg("depth=1"),
+    );
     assert!(mark.exists(), "{out}");
     assert!(code == Some(0) || code == Some(1), "{out}");
 }

@@ -38,6 +38,7 @@ mod help_and_flags;
 mod layout;
 mod nnue;
 mod order_model;
+mod platform;
 mod referee_faults;
 mod referee_greedy;
 mod referee_hostile;
@@ -56,6 +57,7 @@ mod rules_moves;
 mod rules_perft;
 mod rules_properties;
 mod tournaments_openings;
+#[cfg(unix)] // bash scripts
 mod tournaments_scripts;
 mod tune_cli;
 mod tune_data;

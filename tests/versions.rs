@@ -1,15 +1,17 @@
 //! Versions: every binary's `--version` and the engine's `id name` carry the package version
-//! (Cargo.toml) and, built from a checkout, the commit (`build.rs`), so a record or a bug
-//! report names the build it came from.
+//! (Cargo.toml) and, built from a checkout, the commit as `git describe` names it (build.rs), so
+//! a record or a bug report names the build it came from.
 
+#[cfg(unix)]
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 use crate::engine_common;
 use engine_common::run_script;
 
-const PACKAGE: &str = env!("CARGO_PKG_VERSION");
-/// What the binaries print: the package version, and the commit when built from a checkout.
-const VERSION: &str = punct::VERSION;
+const VERSION: &str = env!("CARGO_PKG_VERSION");
+/// The build's name (build.rs): "0.3.0" at the release tag, else e.g. "0.3.0 (v0.3.0-2-g1a2b3c4)".
+const BUILD: &str = env!("PUNCT_VERSION");
 
 /// Runs `program --version` (or `-V`); returns its stdout, checking exit status 0 and no stderr.
 fn version_of(program: &str, flag: &str) -> String {
@@ -30,59 +32,17 @@ fn version_of(program: &str, flag: &str) -> String {
 #[test]
 fn the_package_version_is_a_release_number() {
     // Three dot-separated numbers; this round is 0.3.0.
-    let parts: Vec<u32> = PACKAGE
+    let parts: Vec<u32> = VERSION
         .split('.')
         .map(|p| p.parse().expect("a number"))
         .collect();
-    assert_eq!(parts.len(), 3, "{PACKAGE}");
-    assert_eq!(PACKAGE, "0.3.0");
-}
-
-/// Runs git in this package's own checkout; None outside one (or without git).
-fn git_here(args: &[&str]) -> Option<String> {
-    let root = env!("CARGO_MANIFEST_DIR");
-    let git = |args: &[&str]| {
-        let out = Command::new("git")
-            .args(args)
-            .current_dir(root)
-            .output()
-            .ok()?;
-        let text = String::from_utf8(out.stdout).ok()?.trim().to_string();
-        out.status.success().then_some(text)
-    };
-    let top = std::path::PathBuf::from(git(&["rev-parse", "--show-toplevel"])?);
-    (top.canonicalize().ok()? == std::path::Path::new(root).canonicalize().ok()?)
-        .then(|| git(args))
-        .flatten()
+    assert_eq!(parts.len(), 3, "{VERSION}");
+    assert_eq!(VERSION, "0.3.0");
 }
 
 #[test]
-fn the_version_names_the_commit_when_built_from_a_checkout() {
-    if git_here(&["rev-parse", "HEAD"]).is_none() {
-        assert_eq!(VERSION, PACKAGE, "no checkout, no commit");
-        return;
-    }
-    // `0.3.0 (87eb082)` or `0.3.0 (87eb082-dirty)`; with tags, `git describe`'s `v0.3.0-5-g87eb082`.
-    let describe = (VERSION.strip_prefix(&format!("{PACKAGE} (")))
-        .and_then(|rest| rest.strip_suffix(')'))
-        .unwrap_or_else(|| panic!("{VERSION:?} is not '{PACKAGE} (COMMIT)'"));
-    let describe = describe.strip_suffix("-dirty").unwrap_or(describe);
-    let hash = describe.rsplit("-g").next().unwrap();
-    // The build's commit is HEAD when cargo built it; a commit made while the tests run moves
-    // HEAD on, so the check is that the named commit is HEAD or one of its ancestors.
-    let full = git_here(&["rev-parse", "--verify", &format!("{hash}^{{commit}}")]);
-    assert!(
-        hash.len() >= 7 && full.is_some(),
-        "{VERSION:?} names no commit of this checkout"
-    );
-    assert!(
-        git_here(&["merge-base", "--is-ancestor", hash, "HEAD"]).is_some(),
-        "{VERSION:?} names a commit that is not HEAD or before it"
-    );
-}
-
-#[test]
-fn each_binary_answers_version_with_its_name_and_the_package_version() {
+fn each_binary_answers_version_with_its_name_and_the_build() {
+    assert!(BUILD.starts_with(VERSION), "{BUILD}");
     for (program, name) in [
         (env!("CARGO_BIN_EXE_punct"), "punct"),
         (env!("CARGO_BIN_EXE_punct-gui"), "punct-gui"),
@@ -91,7 +51,7 @@ fn each_binary_answers_version_with_its_name_and_the_package_version() {
         for flag in ["--version", "-V"] {
             assert_eq!(
                 version_of(program, flag),
-                format!("{name} {VERSION}\n"),
+                format!("{name} {BUILD}\n"),
                 "{name} {flag}"
             );
         }
@@ -99,14 +59,14 @@ fn each_binary_answers_version_with_its_name_and_the_package_version() {
 }
 
 #[test]
-fn the_engine_names_itself_with_the_package_version() {
+fn the_engine_names_itself_with_the_build() {
     for handshake in ["uci", "ugi"] {
         let (status, text) = run_script(&[], &format!("{handshake}\nquit\n"));
         assert!(status.success());
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(
             lines.first().copied(),
-            Some(&*format!("id name Punct {VERSION}"))
+            Some(&*format!("id name Punct {BUILD}"))
         );
         assert_eq!(
             lines.iter().filter(|l| l.starts_with("id name")).count(),
@@ -119,4 +79,116 @@ fn the_engine_names_itself_with_the_package_version() {
             "{text}"
         );
     }
+}
+
+/// `git args` in `dir` (no user or system configuration); its output, trimmed.
+#[cfg(unix)]
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.org"])
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("HOME", dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git {args:?}: {out:?}");
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+#[cfg(unix)] // git and the host's rustc; the logic is the host's (build.rs runs at build time)
+#[test]
+fn this_build_is_named_by_its_commit() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if !root.join(".git").exists() {
+        // Built from a source archive: the package version alone.
+        assert_eq!(BUILD, VERSION);
+        return;
+    }
+    let commit = git(
+        root,
+        &[
+            "describe",
+            "--tags",
+            "--always",
+            "--abbrev=7",
+            "--match",
+            "v[0-9]*",
+        ],
+    );
+    if commit == format!("v{VERSION}") && !BUILD.contains('(') {
+        return; // the release tag, clean
+    }
+    // "-dirty" may differ: a file outside the sources edited since the build.
+    assert!(
+        BUILD.starts_with(&format!("{VERSION} ({commit}")),
+        "{BUILD} against {commit}"
+    );
+}
+
+#[cfg(unix)] // git and the host's rustc
+#[test]
+fn build_rs_names_a_build_by_git_describe_and_needs_no_git() {
+    let dir = crate::referee_common::tmpdir("build-rs");
+    let script = dir.join("build-script");
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let built = Command::new(rustc)
+        .args(["--edition", "2021", "-o"])
+        .arg(&script)
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("build.rs"))
+        .output()
+        .expect("rustc runs");
+    assert!(built.status.success(), "{built:?}");
+    let path = std::env::var("PATH").unwrap();
+    // The version build.rs gives a package at `manifest` with PATH `path`.
+    let name = |manifest: &Path, path: &str| {
+        let out = Command::new(&script)
+            .current_dir(manifest)
+            .env("CARGO_PKG_VERSION", "0.3.0")
+            .env("CARGO_MANIFEST_DIR", manifest)
+            .env("PATH", path)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("HOME", manifest)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        let version = text
+            .lines()
+            .find_map(|l| l.strip_prefix("cargo:rustc-env=PUNCT_VERSION="))
+            .unwrap_or_else(|| panic!("no PUNCT_VERSION in {text}"))
+            .to_string();
+        (version, text)
+    };
+    let pkg = dir.join("pkg");
+    std::fs::create_dir_all(pkg.join("src")).unwrap();
+    std::fs::write(pkg.join("Cargo.toml"), "[package]\n").unwrap();
+    std::fs::write(pkg.join("src/lib.rs"), "").unwrap();
+    // No checkout; then no git at all.
+    assert_eq!(name(&pkg, &path).0, "0.3.0");
+    assert_eq!(name(&pkg, "").0, "0.3.0");
+    git(&pkg, &["init", "-q"]);
+    git(&pkg, &["add", "."]);
+    git(&pkg, &["commit", "-q", "-m", "one"]);
+    let first = git(&pkg, &["rev-parse", "--short=7", "HEAD"]);
+    let (version, text) = name(&pkg, &path);
+    assert_eq!(version, format!("0.3.0 ({first})"));
+    assert!(text.contains("cargo:rerun-if-changed=src"), "{text}");
+    // A checkout without git to ask: the package version.
+    assert_eq!(name(&pkg, "").0, "0.3.0");
+    // The release tag says the release; an edit, a later commit say so.
+    git(&pkg, &["tag", "v0.3.0"]);
+    assert_eq!(name(&pkg, &path).0, "0.3.0");
+    std::fs::write(pkg.join("src/lib.rs"), "// edited").unwrap();
+    assert_eq!(name(&pkg, &path).0, "0.3.0 (v0.3.0-dirty)");
+    git(&pkg, &["commit", "-q", "-am", "two"]);
+    let second = git(&pkg, &["rev-parse", "--short=7", "HEAD"]);
+    assert_eq!(name(&pkg, &path).0, format!("0.3.0 (v0.3.0-1-g{second})"));
+    // An untracked file is no edit; a package inside another repository is not its checkout.
+    std::fs::write(pkg.join("notes.txt"), "").unwrap();
+    assert_eq!(name(&pkg, &path).0, format!("0.3.0 (v0.3.0-1-g{second})"));
+    let vendored = pkg.join("vendor");
+    std::fs::create_dir_all(&vendored).unwrap();
+    assert_eq!(name(&vendored, &path).0, "0.3.0");
 }

@@ -60,13 +60,7 @@ fn open_browser(url: &str) {
         eprintln!("punct-gui: no desktop here (no DISPLAY): open {url} in a browser");
         return;
     }
-    let opener = browser.unwrap_or_else(|| {
-        if cfg!(target_os = "macos") {
-            "open".into()
-        } else {
-            "xdg-open".into()
-        }
-    });
+    let opener = browser.unwrap_or_else(args::browser_opener);
     let started = std::process::Command::new(&opener)
         .arg(url)
         .stdin(std::process::Stdio::null())
@@ -77,7 +71,8 @@ fn open_browser(url: &str) {
     match started {
         Ok(mut child) => {
             std::thread::spawn(move || {
-                if !child.wait().is_ok_and(|s| s.success()) {
+                // Explorer exits with status 1 when it has opened the address.
+                if !child.wait().is_ok_and(|s| s.success() || cfg!(windows)) {
                     eprintln!("punct-gui: {opener} could not open a browser: open {url} yourself");
                 }
             });

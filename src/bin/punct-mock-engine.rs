@@ -14,8 +14,12 @@
 //! reads its input again), `sleep` (just sleeps: used as a grandchild by `--spawn-child`).
 //! `--spawn-child` starts a sleeping copy of itself in the same process group, to check that
 //! the referee kills whole groups; with `--child-keeps-pipe` that child inherits the engine's
-//! output pipe (so the pipe stays open after the engine exits). `--tag X` only marks the command
-//! line for tests.
+//! output pipe (so the pipe stays open after the engine exits); with `--child-breaks-away` that
+//! child leaves the engine's process group (Unix) or job (Windows) and lives `--child-ms` (a
+//! program the referee cannot reach: it must not hold the referee's own output either).
+//! `--tag X` marks the command line for tests (on Windows, where tests cannot read command
+//! lines, the process also holds `punct-tag-X-PID` open in the temporary folder, without delete
+//! sharing, while it lives); `--mark FILE` creates FILE when the engine starts.
 
 use std::io::{BufRead, Write};
 use std::process::exit;
@@ -46,6 +50,8 @@ struct Opts {
     variant: Variant,
     spawn_child: bool,
     child_keeps_pipe: bool,
+    child_breaks_away: bool,
+    child_ms: u64,
     flood_mb: Option<u64>,
 }
 
@@ -59,6 +65,8 @@ fn parse_opts() -> Opts {
         variant: Variant::Standard,
         spawn_child: false,
         child_keeps_pipe: false,
+        child_breaks_away: false,
+        child_ms: 20_000,
         flood_mb: None,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -81,7 +89,16 @@ fn parse_opts() -> Opts {
             "--sweep-us" => o.sweep_us = v.parse().unwrap_or(0),
             "--seed" => o.seed = v.parse().unwrap_or(0),
             "--variant" => o.variant = Variant::from_name(&v).unwrap_or_default(),
-            "--tag" => {}
+            "--tag" => mark_tag(&v),
+            "--mark" => {
+                let _ = std::fs::write(&v, b"started\n");
+            }
+            "--child-ms" => o.child_ms = v.parse().unwrap_or(o.child_ms),
+            "--child-breaks-away" => {
+                o.child_breaks_away = true;
+                i += 1;
+                continue;
+            }
             "--flood-mb" => o.flood_mb = v.parse().ok(),
             "--child-keeps-pipe" => {
                 o.child_keeps_pipe = true;
@@ -101,6 +118,43 @@ fn parse_opts() -> Opts {
         i += 2;
     }
     o
+}
+
+/// Windows: holds `punct-tag-TAG-PID` open for the life of this process, without delete
+/// sharing, so that a test sees the process live as long as the file cannot be removed.
+#[cfg(windows)]
+fn mark_tag(tag: &str) {
+    use std::os::windows::fs::OpenOptionsExt;
+    let path = std::env::temp_dir().join(format!("punct-tag-{tag}-{}", std::process::id()));
+    // FILE_SHARE_READ only: no FILE_SHARE_DELETE.
+    if let Ok(f) = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .share_mode(1)
+        .open(path)
+    {
+        std::mem::forget(f);
+    }
+}
+
+/// Unix: tests read the tag from the command line (`/proc`).
+#[cfg(not(windows))]
+fn mark_tag(_tag: &str) {}
+
+/// Makes `cmd` start outside the engine's process group (Unix) or job (Windows).
+fn break_away(cmd: &mut std::process::Command) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        cmd.process_group(0);
+    }
+    #[cfg(windows)]
+    {
+        use std::os::windows::process::CommandExt;
+        const CREATE_BREAKAWAY_FROM_JOB: u32 = 0x0100_0000;
+        cmd.creation_flags(CREATE_BREAKAWAY_FROM_JOB);
+    }
 }
 
 fn sleep_forever() -> ! {
@@ -143,6 +197,10 @@ fn set_position(words: &[&str], variant: Variant) -> Result<Position, String> {
 fn main() {
     let o = parse_opts();
     if o.mode == "sleep" {
+        if o.delay > Duration::ZERO {
+            std::thread::sleep(o.delay);
+            return;
+        }
         sleep_forever();
     }
     if o.spawn_child {
@@ -160,6 +218,10 @@ fn main() {
                 .stdin(std::process::Stdio::null());
             if !o.child_keeps_pipe {
                 cmd.stdout(std::process::Stdio::null());
+            }
+            if o.child_breaks_away {
+                cmd.args(["--delay-ms", &o.child_ms.to_string()]);
+                break_away(&mut cmd);
             }
             let _ = cmd.spawn();
         }

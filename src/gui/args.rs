@@ -38,10 +38,13 @@ pub enum Parsed {
     Run(GuiConfig),
 }
 
-/// The bundled engine: `punct` in the folder of this program, if it is there.
+/// The bundled engine: `punct` (`punct.exe` on Windows) in the folder of this program, if it is
+/// there.
 pub fn bundled_engine() -> Option<EngineConfig> {
     let exe = std::env::current_exe().ok()?;
-    let path = exe.parent()?.join("punct");
+    let path = exe
+        .parent()?
+        .join(format!("punct{}", std::env::consts::EXE_SUFFIX));
     if !path.is_file() {
         return None;
     }
@@ -51,6 +54,19 @@ pub fn bundled_engine() -> Option<EngineConfig> {
         "punct",
     )
     .ok()
+}
+
+/// The system's program that opens a URL in the browser (`--open` uses `$BROWSER` first):
+/// Explorer on Windows, `open` on macOS, `xdg-open` elsewhere.
+pub fn browser_opener() -> String {
+    let system = if cfg!(windows) {
+        "explorer"
+    } else if cfg!(target_os = "macos") {
+        "open"
+    } else {
+        "xdg-open"
+    };
+    system.to_string()
 }
 
 pub fn parse_args(args: &[String]) -> Result<Parsed, String> {

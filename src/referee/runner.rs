@@ -485,19 +485,10 @@ fn summary_json(
     })
 }
 
-/// Whether an engine program can be found (a path, or a name on PATH), so that a typo is a
-/// configuration error rather than a run of lost games.
+/// Whether an engine program can be found (see
+/// [`crate::referee::players::engine_process::find_program`]).
 pub fn program_exists(e: &EngineConfig) -> bool {
-    let runnable = crate::referee::platform::is_runnable;
-    if e.cmd.contains(std::path::is_separator) {
-        let p = Path::new(&e.cmd);
-        return match &e.dir {
-            Some(d) if p.is_relative() => runnable(&d.join(p)),
-            _ => runnable(p),
-        };
-    }
-    std::env::var_os("PATH")
-        .is_some_and(|paths| std::env::split_paths(&paths).any(|d| runnable(&d.join(&e.cmd))))
+    crate::referee::players::engine_process::find_program(e).is_some()
 }
 
 /// Runs the tournament; returns the exit status.

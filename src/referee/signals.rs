@@ -1,7 +1,8 @@
 //! Ctrl-C and friends: on SIGINT, SIGTERM or SIGHUP every engine process group is killed from the
 //! signal handler itself (kill is async-signal-safe), so no engine outlives the referee even if a
-//! game thread is stuck; the run then stops and its records stay resumable. On Unix only: see
-//! [`platform`] for what other platforms get.
+//! game thread is stuck; the run then stops and its records stay resumable. On Windows Ctrl-C,
+//! Ctrl-Break and closing the console do the same (their console handler calls the same
+//! function); see [`platform`].
 
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
@@ -57,8 +58,8 @@ extern "C" fn on_signal(sig: i32) {
     kill_all_groups();
 }
 
-/// Installs the handler for SIGINT, SIGTERM and SIGHUP (Unix; elsewhere nothing, see
-/// [`platform`]). The handler only touches atomics and kills groups, both async-signal-safe.
+/// Installs the handler for SIGINT, SIGTERM and SIGHUP (Unix; their console events on Windows;
+/// elsewhere nothing, see [`platform`]). The handler only touches atomics and kills groups, both async-signal-safe.
 pub fn install() {
     platform::on_termination_signals(on_signal);
 }

@@ -103,6 +103,7 @@ pub fn tag(name: &str) -> String {
 }
 
 /// Live processes whose command line contains `tag` (zombies included: they are still listed).
+#[cfg(unix)]
 pub fn procs_with_tag(tag: &str) -> Vec<u32> {
     let mut out = Vec::new();
     for e in std::fs::read_dir("/proc").unwrap().flatten() {
@@ -117,6 +118,24 @@ pub fn procs_with_tag(tag: &str) -> Vec<u32> {
             if c.contains(tag) && !c.contains("punct-referee") {
                 out.push(pid);
             }
+        }
+    }
+    out
+}
+
+/// Live mock engines given `--tag tag`: each holds `punct-tag-TAG-PID` open in the temporary
+/// folder without delete sharing, so the file can be removed once its process is gone.
+#[cfg(windows)]
+pub fn procs_with_tag(tag: &str) -> Vec<u32> {
+    let prefix = format!("punct-tag-{tag}-");
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(std::env::temp_dir()).unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some(pid) = name.strip_prefix(&prefix).and_then(|p| p.parse().ok()) else {
+            continue;
+        };
+        if std::fs::remove_file(e.path()).is_err() {
+            out.push(pid);
         }
     }
     out
@@ -165,6 +184,7 @@ pub struct Measured {
 }
 
 /// `VmHWM` of a running process, in KB (0 once it has exited).
+#[cfg(unix)]
 fn high_water_kb(pid: i32) -> i64 {
     std::fs::read_to_string(format!("/proc/{pid}/status"))
         .ok()
@@ -178,6 +198,7 @@ fn high_water_kb(pid: i32) -> i64 {
 
 /// Runs `cmd`, killing it after `limit`; measures its own peak memory (its high-water mark
 /// while it runs), not that of other tests' children or of the test process.
+#[cfg(unix)]
 #[allow(clippy::zombie_processes)] // reaped by wait4 below
 pub fn run_measured(cmd: &mut Command, limit: Duration) -> Measured {
     use std::io::Read;
@@ -235,6 +256,71 @@ pub fn run_measured(cmd: &mut Command, limit: Duration) -> Measured {
     };
     Measured {
         code,
+        stdout: reader.join().unwrap(),
+        stderr: err_reader.join().unwrap(),
+        max_rss_kb: peak_kb,
+        wall,
+    }
+}
+
+/// Runs `cmd`, killing it after `limit`; measures its own peak memory (the peak working set,
+/// Windows' counterpart of the high-water mark).
+#[cfg(windows)]
+pub fn run_measured(cmd: &mut Command, limit: Duration) -> Measured {
+    use std::io::Read;
+    use std::os::windows::io::AsRawHandle;
+    use windows_sys::Win32::System::ProcessStatus::{
+        K32GetProcessMemoryInfo, PROCESS_MEMORY_COUNTERS,
+    };
+    let started = Instant::now();
+    let mut child = cmd
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = out.read_to_string(&mut s);
+        s
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = err.read_to_string(&mut s);
+        s
+    });
+    // The peak so far, read while the process runs: Wine keeps no counters for a process that
+    // has exited (0), Windows does; the larger of every reading is kept.
+    let peak_now = |child: &std::process::Child| -> i64 {
+        // SAFETY: a valid process handle (until `child` is dropped) and a counters struct of
+        // the size given.
+        unsafe {
+            let mut c: PROCESS_MEMORY_COUNTERS = std::mem::zeroed();
+            let size = std::mem::size_of::<PROCESS_MEMORY_COUNTERS>() as u32;
+            c.cb = size;
+            K32GetProcessMemoryInfo(child.as_raw_handle() as _, &mut c, size);
+            (c.PeakWorkingSetSize / 1024) as i64
+        }
+    };
+    let mut peak_kb = 0;
+    let mut killed = false;
+    let status = loop {
+        peak_kb = peak_kb.max(peak_now(&child));
+        if let Some(st) = child.try_wait().unwrap() {
+            break st;
+        }
+        if !killed && started.elapsed() > limit {
+            let _ = child.kill();
+            killed = true;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let wall = started.elapsed();
+    peak_kb = peak_kb.max(peak_now(&child));
+    assert!(peak_kb > 0, "could not read the peak working set");
+    Measured {
+        code: if killed { None } else { status.code() },
         stdout: reader.join().unwrap(),
         stderr: err_reader.join().unwrap(),
         max_rss_kb: peak_kb,

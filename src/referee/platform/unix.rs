@@ -3,8 +3,8 @@
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
-use std::path::Path;
-use std::process::{ChildStdin, Command};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command};
 use std::time::Duration;
 
 /// Makes the program of `cmd` start in a process group of its own (its id is the child's
@@ -27,6 +27,14 @@ pub fn isolate(cmd: &mut Command) {
         }
     }
 }
+
+/// The id of the process group of a child started by an [`isolate`]d command: its own id.
+pub fn adopt(child: &Child) -> i32 {
+    child.id() as i32
+}
+
+/// Nothing to free: a process group goes with its last process.
+pub fn release_group(_pgid: i32) {}
 
 /// Kills process group `pgid` (async-signal-safe: also called from the signal handler).
 pub fn kill_group(pgid: i32) {
@@ -77,7 +85,12 @@ pub fn on_termination_signals(handler: extern "C" fn(i32)) {
     }
 }
 
-/// Whether `path` is a program that can be started: a file with an execute bit.
-pub fn is_runnable(path: &Path) -> bool {
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+/// `path` if it is a program that can be started: a file with an execute bit.
+pub fn runnable(path: &Path) -> Option<PathBuf> {
+    std::fs::metadata(path)
+        .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        .then(|| path.to_path_buf())
 }
+
+/// A bare program name is looked up on PATH only, as `execvp` does.
+pub const SEARCHES_HERE: bool = false;

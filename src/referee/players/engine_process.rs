@@ -4,23 +4,25 @@
 //! Output lines come from a reader thread, stamped with the instant they were read, so move times
 //! do not depend on when the game thread wakes up. The queue between them is bounded: an engine
 //! that floods its output is held back by the pipe (memory stays flat), and a line read after its
-//! deadline never counts, however many lines came before it. Writes go to a non-blocking pipe,
-//! so an engine that does not read its input cannot hang the referee. The engine's own exit is
-//! watched too, not only the end of its output (a child may still hold the pipe).
+//! deadline never counts, however many lines came before it. Writes go to a non-blocking pipe
+//! (Unix), or where pipes block (Windows) to a writer thread whose answer is awaited up to the
+//! deadline, so an engine that does not read its input cannot hang the referee. The engine's own
+//! exit is watched too, not only the end of its output (a child may still hold the pipe).
 //!
-//! The whole process group is killed on drop, on a fault, and by the signal handler of
-//! [`crate::referee::signals`]; with `PR_SET_PDEATHSIG` the engine also dies when the referee is
-//! killed outright. A descendant that leaves the group (`setsid`) is out of reach: a known limit
-//! (docs/referee.md, "Reliability"). Groups, signals and non-blocking writes are Unix's; what
-//! other platforms get is in [`crate::referee::platform`].
+//! The whole process group (a job object on Windows) is killed on drop, on a fault, and by the
+//! signal handler of [`crate::referee::signals`]; the engine also dies when the referee is killed
+//! outright (`PR_SET_PDEATHSIG` on Linux, the job's kill-on-close on Windows). A descendant that
+//! leaves the group (`setsid`, or a breakaway from the job) is out of reach: a known limit
+//! (docs/referee.md, "Reliability"). What each platform gives is in [`crate::referee::platform`].
 
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, RecvTimeoutError};
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 
 use crate::referee::platform;
 use crate::referee::settings::EngineConfig;
@@ -86,7 +88,7 @@ pub struct EngineProcess {
     who: String,
     child: Child,
     pgid: i32,
-    stdin: Option<ChildStdin>,
+    stdin: Option<Input>,
     lines: LineQueue,
     slot: Option<usize>,
     write_timeout: Duration,
@@ -97,7 +99,11 @@ pub struct EngineProcess {
 impl EngineProcess {
     /// Starts the program of `cfg` in a new process group.
     pub fn spawn(cfg: &EngineConfig) -> std::io::Result<EngineProcess> {
-        let mut cmd = Command::new(&cfg.cmd);
+        let program = match find_program(cfg) {
+            Some(p) if platform::SEARCHES_HERE => p,
+            _ => PathBuf::from(&cfg.cmd),
+        };
+        let mut cmd = Command::new(program);
         cmd.args(&cfg.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -107,7 +113,7 @@ impl EngineProcess {
             cmd.current_dir(dir);
         }
         let mut child = cmd.spawn()?;
-        let pgid = child.id() as i32;
+        let pgid = platform::adopt(&child);
         let slot = signals::register_group(pgid);
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");
@@ -140,10 +146,11 @@ impl EngineProcess {
                     debug_io("<", &err_who, &line);
                 }
             })?;
-        let stdin = child.stdin.take();
-        if let Some(s) = stdin.as_ref() {
-            platform::set_nonblocking(s);
-        }
+        let stdin = match child.stdin.take() {
+            Some(s) if platform::set_nonblocking(&s) => Some(Input::Pipe(s)),
+            Some(s) => Some(Input::writer(s, &name)?),
+            None => None,
+        };
         let mut process = EngineProcess {
             name,
             who,
@@ -188,21 +195,9 @@ impl EngineProcess {
         let mut bytes = Vec::with_capacity(line.len() + 1);
         bytes.extend_from_slice(line.as_bytes());
         bytes.push(b'\n');
-        let mut done = 0;
-        while done < bytes.len() {
-            match stdin.write(&bytes[done..]) {
-                Ok(0) => return Err(IoFault::Disconnected),
-                Ok(n) => done += n,
-                Err(e) if e.kind() == ErrorKind::Interrupted => {}
-                Err(e) if e.kind() == ErrorKind::WouldBlock => {
-                    let left = deadline.saturating_duration_since(Instant::now());
-                    if left.is_zero() {
-                        return Err(IoFault::InputBlocked);
-                    }
-                    platform::wait_writable(stdin, left);
-                }
-                Err(_) => return Err(IoFault::Disconnected),
-            }
+        match stdin {
+            Input::Pipe(pipe) => write_nonblocking(pipe, &bytes, deadline)?,
+            Input::Writer(w) => w.write(bytes, deadline)?,
         }
         Ok(Instant::now())
     }
@@ -297,6 +292,8 @@ impl EngineProcess {
         if let Some(slot) = self.slot.take() {
             signals::unregister_group(slot);
         }
+        // Safe to repeat: the pid is not reused while `child` holds the process.
+        platform::release_group(self.pgid);
     }
 }
 
@@ -304,6 +301,126 @@ impl Drop for EngineProcess {
     fn drop(&mut self) {
         self.kill();
     }
+}
+
+/// Where the program of `cfg` is, as it will be started: a path as given (relative to the
+/// engine's folder `dir=`), or a bare name looked up on PATH; on Windows first in the engine's
+/// folder (the current one without `dir=`) and in the folder of the running program, as
+/// Windows users expect. None if no runnable file is there, so that a typo is a configuration
+/// error rather than a run of lost games.
+pub fn find_program(cfg: &EngineConfig) -> Option<PathBuf> {
+    let cmd = Path::new(&cfg.cmd);
+    if cfg.cmd.contains(std::path::is_separator) {
+        return match &cfg.dir {
+            Some(d) if cmd.is_relative() => platform::runnable(&d.join(cmd)),
+            _ => platform::runnable(cmd),
+        };
+    }
+    let mut folders = Vec::new();
+    if platform::SEARCHES_HERE {
+        folders.push(cfg.dir.clone().unwrap_or_else(|| PathBuf::from(".")));
+        if let Some(own) = std::env::current_exe()
+            .ok()
+            .and_then(|e| e.parent().map(Path::to_path_buf))
+        {
+            folders.push(own);
+        }
+    }
+    if let Some(paths) = std::env::var_os("PATH") {
+        folders.extend(std::env::split_paths(&paths));
+    }
+    folders
+        .iter()
+        .find_map(|d| platform::runnable(&d.join(cmd)))
+}
+
+/// The engine's input.
+enum Input {
+    /// A non-blocking pipe, written here.
+    Pipe(ChildStdin),
+    /// A blocking pipe, written by a thread of its own.
+    Writer(InputWriter),
+}
+
+impl Input {
+    fn writer(pipe: ChildStdin, name: &str) -> std::io::Result<Input> {
+        let (tx, rx) = crossbeam_channel::unbounded::<Vec<u8>>();
+        let (done_tx, done) = crossbeam_channel::unbounded();
+        std::thread::Builder::new()
+            .name(format!("{name}-in"))
+            .spawn(move || {
+                let mut pipe = pipe;
+                for bytes in rx {
+                    let ok = pipe.write_all(&bytes).and_then(|_| pipe.flush()).is_ok();
+                    if done_tx.send(ok).is_err() || !ok {
+                        break;
+                    }
+                }
+            })?;
+        Ok(Input::Writer(InputWriter {
+            tx,
+            done,
+            pending: false,
+        }))
+    }
+}
+
+/// The game thread's side of a writer thread: dropping it closes the engine's input once the
+/// write in progress, if any, is done.
+struct InputWriter {
+    tx: Sender<Vec<u8>>,
+    /// One answer per write: whether it succeeded.
+    done: Receiver<bool>,
+    /// A write handed over whose answer has not come (it blocked past an earlier deadline).
+    pending: bool,
+}
+
+impl InputWriter {
+    /// Hands `bytes` over and waits for the write, all by `deadline`.
+    fn write(&mut self, bytes: Vec<u8>, deadline: Instant) -> Result<(), IoFault> {
+        if self.pending {
+            self.wait(deadline)?;
+        }
+        self.tx.send(bytes).map_err(|_| IoFault::Disconnected)?;
+        self.pending = true;
+        self.wait(deadline)
+    }
+
+    fn wait(&mut self, deadline: Instant) -> Result<(), IoFault> {
+        match self.done.recv_deadline(deadline) {
+            Ok(true) => {
+                self.pending = false;
+                Ok(())
+            }
+            Ok(false) | Err(RecvTimeoutError::Disconnected) => Err(IoFault::Disconnected),
+            Err(RecvTimeoutError::Timeout) => Err(IoFault::InputBlocked),
+        }
+    }
+}
+
+/// Writes `bytes` to a non-blocking pipe, waiting for room up to `deadline`.
+fn write_nonblocking(
+    pipe: &mut ChildStdin,
+    bytes: &[u8],
+    deadline: Instant,
+) -> Result<(), IoFault> {
+    let mut done = 0;
+    while done < bytes.len() {
+        match pipe.write(&bytes[done..]) {
+            Ok(0) => return Err(IoFault::Disconnected),
+            Ok(n) => done += n,
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == ErrorKind::WouldBlock => {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return Err(IoFault::InputBlocked);
+                }
+                platform::wait_writable(pipe, left);
+            }
+            Err(_) => return Err(IoFault::Disconnected),
+        }
+    }
+    Ok(())
 }
 
 /// The lines of the reader thread, with room for one held back: a read that takes a line

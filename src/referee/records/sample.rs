@@ -383,8 +383,10 @@ fn keep_games(path: &Path, done: &HashSet<u64>) -> Result<u64, String> {
         }
     }
     let tmp = path.with_extension("sample.tmp");
-    std::fs::write(&tmp, out.as_bytes()).map_err(err)?;
-    File::open(&tmp).and_then(|f| f.sync_all()).map_err(err)?;
+    // Synced through the handle that wrote it: Windows refuses to flush a read-only handle.
+    File::create(&tmp)
+        .and_then(|mut f| f.write_all(out.as_bytes()).and_then(|_| f.sync_all()))
+        .map_err(err)?;
     std::fs::rename(&tmp, path).map_err(err)?;
     Ok(kept)
 }
