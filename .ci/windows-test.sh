@@ -10,7 +10,8 @@
 #
 # Tests left out under Wine, each Unix-only by nature (marked #[cfg(unix)] in tests/): signals
 # (SIGINT to the referee), setrlimit, the bash scripts of tournaments/, git and the host's rustc
-# (tests/versions.rs); and gui_browser::, which needs a Windows Chromium (Debian's is a Linux
+# (tests/versions.rs), the GUI's level tests (gui_api_levels::, engines behind /bin/sh that log
+# what they are sent); and gui_browser::, which needs a Windows Chromium (Debian's is a Linux
 # program; the page it tests is the same bytes on both).
 # Environment: KEEP=1 keeps the work directory. Exit status 0 when everything passed.
 set -euo pipefail

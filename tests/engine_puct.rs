@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use crate::engine_common;
 
-use engine_common::{legal_bestmove, Engine, LONG};
+use engine_common::{legal_bestmove, Engine, LONG, WINE_SLACK};
 use punct::engine::search::{SearchMode, Searcher};
 use punct::engine::types::{Limits, SearchControl, SearchInfo, SearchResult};
 use punct::{parse_position, Position, Variant};
@@ -147,7 +147,10 @@ fn puct_stops_at_once_and_keeps_the_clock() {
         p.check_move(r.best.unwrap()).unwrap();
         let latency = done.duration_since(stopped);
         // The bound of the alpha-beta threads test (a loaded CI machine deschedules threads).
-        assert!(latency < Duration::from_millis(100), "{latency:?}");
+        assert!(
+            latency < Duration::from_millis(100) + WINE_SLACK,
+            "{latency:?}"
+        );
         assert!(r.nodes > 0);
 
         // A clock: the hard limit of the time manager is never passed by more than a little.
