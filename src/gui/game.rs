@@ -527,6 +527,15 @@ pub fn read_position(text: &str, variant: Variant) -> Result<Position, String> {
 mod tests {
     use super::*;
 
+    /// A new game on a clock of `base` ms a side, no increment.
+    fn clock_game(base: u64, help: bool) -> Game {
+        let mut g = Game::new(Variant::Standard);
+        g.time = TimeSetting::Clock { base, inc: 0 };
+        g.help = help;
+        g.reset(Position::new(Variant::Standard));
+        g
+    }
+
     #[test]
     fn play_browse_branch_and_undo() {
         let mut g = Game::new(Variant::Standard);
@@ -558,11 +567,8 @@ mod tests {
 
     #[test]
     fn clocks_count_down_and_flag() {
-        let mut g = Game::new(Variant::Standard);
-        g.time = TimeSetting::Clock { base: 30, inc: 0 };
         // With help: a takeback after the flag gives the clocks back.
-        g.help = true;
-        g.reset(Position::new(Variant::Standard));
+        let mut g = clock_game(30, true);
         assert!(!g.check_flag());
         // The clock does not run before the first move.
         std::thread::sleep(Duration::from_millis(40));
@@ -590,12 +596,7 @@ mod tests {
     /// no time back and a loss on time stands.
     #[test]
     fn a_paused_clock_shows_its_time_and_rated_takebacks_give_none_back() {
-        let mut g = Game::new(Variant::Standard);
-        g.time = TimeSetting::Clock {
-            base: 60_000,
-            inc: 0,
-        };
-        g.reset(Position::new(Variant::Standard));
+        let mut g = clock_game(60_000, false);
         g.play_text("c5c6d6", "Human").unwrap();
         std::thread::sleep(Duration::from_millis(120));
         g.hold_clock(true);
@@ -624,9 +625,7 @@ mod tests {
         g.undo().unwrap();
         assert_eq!(g.clocks_now(), Some([60_000, 60_000]));
         // Without help a loss on time stands.
-        let mut h = Game::new(Variant::Standard);
-        h.time = TimeSetting::Clock { base: 30, inc: 0 };
-        h.reset(Position::new(Variant::Standard));
+        let mut h = clock_game(30, false);
         h.play_text("c5c6d6", "Human").unwrap();
         std::thread::sleep(Duration::from_millis(50));
         assert!(h.check_flag());
@@ -635,12 +634,7 @@ mod tests {
 
     #[test]
     fn browsing_keeps_the_turn_running() {
-        let mut g = Game::new(Variant::Standard);
-        g.time = TimeSetting::Clock {
-            base: 60_000,
-            inc: 0,
-        };
-        g.reset(Position::new(Variant::Standard));
+        let mut g = clock_game(60_000, false);
         g.play_text("c5c6d6", "Human").unwrap();
         std::thread::sleep(Duration::from_millis(30));
         g.go_to(0);
