@@ -183,10 +183,13 @@ pub struct Measured {
     pub wall: Duration,
 }
 
-/// `VmHWM` of a running process, in KB (0 once it has exited).
+/// The peak memory of a running child so far, in KB (0 once it has exited): `VmHWM`, its
+/// own high-water mark (wait4's ru_maxrss would also count the test process as it was at the
+/// spawn: Linux keeps the larger of the old and new image's peaks across exec, and the one test
+/// binary holds every test's data).
 #[cfg(unix)]
-fn high_water_kb(pid: i32) -> i64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
+fn peak_kb_of(child: &std::process::Child) -> i64 {
+    std::fs::read_to_string(format!("/proc/{}/status", child.id()))
         .ok()
         .and_then(|s| {
             s.lines()
@@ -196,117 +199,48 @@ fn high_water_kb(pid: i32) -> i64 {
         .unwrap_or(0)
 }
 
-/// Runs `cmd`, killing it after `limit`; measures its own peak memory (its high-water mark
-/// while it runs), not that of other tests' children or of the test process.
-#[cfg(unix)]
-#[allow(clippy::zombie_processes)] // reaped by wait4 below
-pub fn run_measured(cmd: &mut Command, limit: Duration) -> Measured {
-    use std::io::Read;
-    let started = Instant::now();
-    let mut child = cmd
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let pid = child.id() as i32;
-    let mut out = child.stdout.take().unwrap();
-    let mut err = child.stderr.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = out.read_to_string(&mut s);
-        s
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = err.read_to_string(&mut s);
-        s
-    });
-    let mut killed = false;
-    let mut status = 0;
-    // The peak is the high-water mark of the referee's own memory, read while it runs: wait4's
-    // ru_maxrss also counts the test process as it was when the child was spawned (Linux keeps
-    // the larger of the old and the new image's peaks across exec), and the one test binary
-    // holds every test's data.
-    let mut peak_kb = 0;
-    // SAFETY: plain libc calls on our own child's pid with valid out-pointers.
-    unsafe {
-        let mut ru: libc::rusage = std::mem::zeroed();
-        loop {
-            peak_kb = peak_kb.max(high_water_kb(pid));
-            let r = libc::wait4(pid, &mut status, libc::WNOHANG, &mut ru);
-            if r == pid {
-                break;
-            }
-            if !killed && started.elapsed() > limit {
-                libc::kill(pid, libc::SIGKILL);
-                killed = true;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-    }
-    let wall = started.elapsed();
-    assert!(
-        peak_kb > 0,
-        "could not read the high-water mark of pid {pid}"
-    );
-    let code = if !killed && libc::WIFEXITED(status) {
-        Some(libc::WEXITSTATUS(status))
-    } else {
-        None
-    };
-    Measured {
-        code,
-        stdout: reader.join().unwrap(),
-        stderr: err_reader.join().unwrap(),
-        max_rss_kb: peak_kb,
-        wall,
-    }
-}
-
-/// Runs `cmd`, killing it after `limit`; measures its own peak memory (the peak working set,
-/// Windows' counterpart of the high-water mark).
+/// The peak working set of a child so far, in KB (Windows' counterpart of the high-water
+/// mark; Wine keeps no counters for a process that has exited and reads 0 then).
 #[cfg(windows)]
-pub fn run_measured(cmd: &mut Command, limit: Duration) -> Measured {
-    use std::io::Read;
+fn peak_kb_of(child: &std::process::Child) -> i64 {
     use std::os::windows::io::AsRawHandle;
     use windows_sys::Win32::System::ProcessStatus::{
         K32GetProcessMemoryInfo, PROCESS_MEMORY_COUNTERS,
     };
+    // SAFETY: a valid process handle (until `child` is dropped) and a counters struct of the
+    // size given.
+    unsafe {
+        let mut c: PROCESS_MEMORY_COUNTERS = std::mem::zeroed();
+        let size = std::mem::size_of::<PROCESS_MEMORY_COUNTERS>() as u32;
+        c.cb = size;
+        K32GetProcessMemoryInfo(child.as_raw_handle() as _, &mut c, size);
+        (c.PeakWorkingSetSize / 1024) as i64
+    }
+}
+
+/// Runs `cmd`, killing it after `limit`; measures its own peak memory, read while it runs (the
+/// larger of every reading), not that of other tests' children or of the test process.
+pub fn run_measured(cmd: &mut Command, limit: Duration) -> Measured {
+    use std::io::Read;
     let started = Instant::now();
     let mut child = cmd
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let mut out = child.stdout.take().unwrap();
-    let mut err = child.stderr.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = out.read_to_string(&mut s);
-        s
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = err.read_to_string(&mut s);
-        s
-    });
-    // The peak so far, read while the process runs: Wine keeps no counters for a process that
-    // has exited (0), Windows does; the larger of every reading is kept.
-    let peak_now = |child: &std::process::Child| -> i64 {
-        // SAFETY: a valid process handle (until `child` is dropped) and a counters struct of
-        // the size given.
-        unsafe {
-            let mut c: PROCESS_MEMORY_COUNTERS = std::mem::zeroed();
-            let size = std::mem::size_of::<PROCESS_MEMORY_COUNTERS>() as u32;
-            c.cb = size;
-            K32GetProcessMemoryInfo(child.as_raw_handle() as _, &mut c, size);
-            (c.PeakWorkingSetSize / 1024) as i64
-        }
+    let read_all = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut s = String::new();
+            let _ = pipe.read_to_string(&mut s);
+            s
+        })
     };
+    let reader = read_all(Box::new(child.stdout.take().unwrap()));
+    let err_reader = read_all(Box::new(child.stderr.take().unwrap()));
     let mut peak_kb = 0;
     let mut killed = false;
     let status = loop {
-        peak_kb = peak_kb.max(peak_now(&child));
+        peak_kb = peak_kb.max(peak_kb_of(&child));
         if let Some(st) = child.try_wait().unwrap() {
             break st;
         }
@@ -317,8 +251,8 @@ pub fn run_measured(cmd: &mut Command, limit: Duration) -> Measured {
         std::thread::sleep(Duration::from_millis(5));
     };
     let wall = started.elapsed();
-    peak_kb = peak_kb.max(peak_now(&child));
-    assert!(peak_kb > 0, "could not read the peak working set");
+    peak_kb = peak_kb.max(peak_kb_of(&child));
+    assert!(peak_kb > 0, "could not read the peak memory of the referee");
     Measured {
         code: if killed { None } else { status.code() },
         stdout: reader.join().unwrap(),
