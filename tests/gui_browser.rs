@@ -21,11 +21,17 @@ pub(crate) fn artifacts() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/gui-artifacts")
 }
 
-/// Moves of a seeded random game that ends by a connection.
-pub(crate) fn connection_game() -> (Variant, Vec<String>) {
-    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
-    for _ in 0..2000 {
-        let mut p = Position::new(Variant::Basic);
+/// The moves and last position of the first of up to `tries` seeded random games of
+/// `variant` whose end `wanted` accepts.
+pub(crate) fn random_game_ending(
+    variant: Variant,
+    seed: u64,
+    tries: usize,
+    wanted: impl Fn(EndReason) -> bool,
+) -> Option<(Vec<String>, Position)> {
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+    for _ in 0..tries {
+        let mut p = Position::new(variant);
         let mut moves = Vec::new();
         while !p.is_finished() {
             let legal = p.legal_moves();
@@ -33,13 +39,18 @@ pub(crate) fn connection_game() -> (Variant, Vec<String>) {
             moves.push(m.to_string());
             p.make(m);
         }
-        if p.outcome()
-            .is_some_and(|o| o.reason == EndReason::Connection)
-        {
-            return (Variant::Basic, moves);
+        if p.outcome().is_some_and(|o| wanted(o.reason)) {
+            return Some((moves, p));
         }
     }
-    panic!("no random game ended by a connection");
+    None
+}
+
+/// Moves of a seeded random game that ends by a connection.
+pub(crate) fn connection_game() -> (Variant, Vec<String>) {
+    let (moves, _) = random_game_ending(Variant::Basic, 11, 2000, |r| r == EndReason::Connection)
+        .expect("no random game ended by a connection");
+    (Variant::Basic, moves)
 }
 
 fn median(v: &mut [f64]) -> f64 {

@@ -9,38 +9,24 @@
 //!
 //! Each test failed on the page before issue 46 (`PUNCT_GUI_ASSETS=DIR`).
 
-use crate::gui_browser::{artifacts, click_a_drop, connection_game, open};
+use crate::gui_browser::{artifacts, click_a_drop, connection_game, open, random_game_ending};
 use crate::gui_common::{Browser, MOCK};
 use crate::gui_page::{humans, laptop, phone, post_ok, random_moves, start, text_of, LONG};
 use crate::gui_page_trust::{overlap, rect};
 
 use std::time::Duration;
 
-use punct::{EndReason, Position, Variant};
-use rand::{Rng, SeedableRng};
+use punct::{EndReason, Variant};
 use serde_json::{json, Value};
 
 /// A seeded random game of the standard variant that ends on the centre count: its moves and
 /// the counts of its last position, by the rules library.
 fn centre_count_game() -> (Vec<String>, [u8; 2]) {
-    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(46);
-    for _ in 0..500 {
-        let mut p = Position::new(Variant::Standard);
-        let mut moves = Vec::new();
-        while !p.is_finished() {
-            let legal = p.legal_moves();
-            let m = legal[rng.gen_range(0..legal.len())];
-            moves.push(m.to_string());
-            p.make(m);
-        }
-        if matches!(
-            p.outcome().map(|o| o.reason),
-            Some(EndReason::CentreCount { .. })
-        ) {
-            return (moves, p.centre_count());
-        }
-    }
-    panic!("no random game ended on the centre count");
+    let (moves, p) = random_game_ending(Variant::Standard, 46, 500, |r| {
+        matches!(r, EndReason::CentreCount { .. })
+    })
+    .expect("no random game ended on the centre count");
+    (moves, p.centre_count())
 }
 
 /// Item 3: the game-over box covered the centre that decided the game, the counted dots were
