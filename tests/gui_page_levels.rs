@@ -22,7 +22,7 @@ fn black_button(b: &Browser) -> Value {
     b.js(&format!(
         "const e = document.querySelector('{BLACK_LEVEL}'); \
          return {{shown: !e.hidden && e.getClientRects().length > 0, text: e.textContent, \
-                  disabled: e.getAttribute('aria-disabled'), title: e.title}}"
+                  shown_text: e.innerText, fits: e.scrollWidth <= e.clientWidth, disabled: e.getAttribute('aria-disabled'), title: e.title}}"
     ))
 }
 
@@ -59,10 +59,9 @@ fn a_game_against_a_low_level_chosen_with_the_mouse_and_kept_on_reload() {
     open(&b, &gui);
     let v = black_button(&b);
     assert_eq!(v["shown"], true, "{v}");
-    assert!(
-        v["text"].as_str().unwrap().starts_with("full strength"),
-        "{v}"
-    );
+    // At laptop size the button has room for the level in full.
+    assert_eq!(v["shown_text"], "full strength ▾", "{v}");
+    assert_eq!(v["fits"], true, "{v}");
     // White is a person: no level there.
     assert_eq!(
         b.js("return document.querySelector('#player-white .level').hidden"),
@@ -165,6 +164,10 @@ fn on_a_phone_the_levels_open_by_a_tap_and_an_engine_without_them_says_why() {
     );
     assert_eq!(small, 0);
     b.screenshot(&artifacts().join("41-phone-levels.png"));
+    // On a phone the button names the step alone, and all of it fits.
+    let v = black_button(&b);
+    assert_eq!(v["shown_text"], "Full ▾", "{v}");
+    assert_eq!(v["fits"], true, "{v}");
     b.tap_css("#level-menu button[data-step='3']");
     gui.wait_state(LONG, "the level tapped", |s| {
         s["levels"] == json!([null, 3])
@@ -178,6 +181,10 @@ fn on_a_phone_the_levels_open_by_a_tap_and_an_engine_without_them_says_why() {
         LONG,
         "the level in Black's block",
     );
+    let v = black_button(&b);
+    let name = label.split(" · ").next().unwrap();
+    assert_eq!(v["shown_text"], format!("{name} ▾"), "{v}");
+    assert_eq!(v["fits"], true, "{v}");
     // It plays at it: the engine's reply comes.
     click_a_drop(&b, 4);
     gui.wait_state(Duration::from_secs(30), "the reply", |s| {

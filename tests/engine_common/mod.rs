@@ -12,10 +12,12 @@ use punct::{parse_move, Move, Position};
 pub const LONG: Duration = Duration::from_secs(20);
 
 /// Extra time the in-process timing bounds allow under Wine (`.ci/windows-test.sh`), where a
-/// thread that is woken or a timer that fires goes through the emulator's server: a stop was
-/// answered in 147 ms there against a 100 ms bound that Linux keeps under load. Zero elsewhere.
+/// thread that is woken or a timer that fires goes through the emulator's server, and the
+/// suite's own engines load both cores: a stop was answered in 147 ms and, with three PUCT
+/// threads, 306 ms (once in three whole runs; alone it passed five times of five), against a
+/// 100 ms bound that Linux keeps under load. Zero elsewhere.
 pub const WINE_SLACK: Duration = if cfg!(windows) {
-    Duration::from_millis(150)
+    Duration::from_millis(400)
 } else {
     Duration::ZERO
 };

@@ -19,10 +19,22 @@ function renderLevel(block, i) {
   if (!e || !state.level_labels) { btn.hidden = true; return; }
   btn.hidden = false;
   const has = !!(e.levels && e.levels.length);
-  btn.textContent = state.level_labels[i] + (has ? ' ▾' : '');
+  // The level in full where the block has room for it, else the step's name alone (`Club`,
+  // `Full`): a phone's block never has the room.
+  const label = state.level_labels[i];
+  const short = label === 'full strength' ? 'Full' : label.split(' · ')[0];
+  const long = document.createElement('span');
+  long.className = 'long';
+  long.textContent = label;
+  const brief = document.createElement('span');
+  brief.className = 'short';
+  brief.textContent = short;
+  btn.replaceChildren(long, brief, has ? ' ▾' : '');
+  btn.classList.remove('brief');
+  if (matchMedia('(max-width: 720px)').matches || btn.scrollWidth > btn.clientWidth) btn.classList.add('brief');
   btn.classList.toggle('none', !has);
   btn.setAttribute('aria-disabled', has ? 'false' : 'true');
-  btn.title = has ? e.name + "'s strength: choose a level"
+  btn.title = has ? e.name + "'s strength: " + label + '; choose a level'
     : e.levels_why || 'the levels are known once ' + e.name + ' has started';
   if (levelMenuFor === i) fillLevelMenu(i);
 }
@@ -129,3 +141,9 @@ function setupLevels() {
     if (ev.key === 'Escape' && levelMenuFor !== null) { ev.stopImmediatePropagation(); closeLevelMenu(); }
   }, true);
 }
+
+// A window that changes its width may give a level button more room, or less.
+addEventListener('resize', () => {
+  if (!state) return;
+  ['white', 'black'].forEach((c, i) => renderLevel($('player-' + c), i));
+});
