@@ -22,7 +22,8 @@ function renderLevel(block, i) {
   // The level in full where the block has room for it, else the step's name alone (`Club`,
   // `Full`): a phone's block never has the room.
   const label = state.level_labels[i];
-  const short = label === 'full strength' ? 'Full' : label.split(' · ')[0];
+  const step = has && state.levels[i] !== null ? e.levels.find((l) => l.step === state.levels[i]) : null;
+  const short = step ? step.name : state.levels[i] === null ? 'Full' : label;
   const long = document.createElement('span');
   long.className = 'long';
   long.textContent = label;
